@@ -1,0 +1,3 @@
+//! # ferret-browser
+//!
+//! (Being built; see the workspace README.)

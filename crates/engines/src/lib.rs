@@ -1,0 +1,3 @@
+//! # ferret-engines
+//!
+//! (Being built; see the workspace README.)

@@ -1,0 +1,3 @@
+//! # ferret-evidence
+//!
+//! (Being built; see the workspace README.)

@@ -1,0 +1,340 @@
+//! Canonical URLs: the one merge key for results from every engine.
+//!
+//! [`canonical_url`] applies the union of the seeds' rules: an `https` key,
+//! lowercase host, IDNA (punycode) host, default port removed, fragment
+//! removed, trailing slash removed, tracking parameters removed, the
+//! remaining query sorted; path and query case preserved; a leading `www.`
+//! stripped unless [`CanonicalOptions::strip_www`] is off. Search-engine
+//! redirect wrappers (Google `/url?q=`, Bing `/ck/a?…u=`, DuckDuckGo
+//! `/l/?uddg=`) are unwrapped first by [`unwrap_redirect`].
+//!
+//! The original URL is never replaced: results keep it for display.
+
+use url::Url;
+
+/// Options of [`canonical_url`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CanonicalOptions {
+    /// Strip a leading `www.` from the host (default on).
+    pub strip_www: bool,
+}
+
+impl Default for CanonicalOptions {
+    fn default() -> Self {
+        CanonicalOptions { strip_www: true }
+    }
+}
+
+/// Why a string has no canonical form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CanonicalError {
+    /// Not a parseable absolute URL.
+    #[error("not a valid absolute URL: {0}")]
+    Invalid(String),
+    /// A scheme other than http or https.
+    #[error("only http and https URLs have a canonical form, not {0:?}")]
+    NotHttp(String),
+    /// No host.
+    #[error("the URL has no host")]
+    MissingHost,
+}
+
+/// Query parameters that only track clicks and never change the page.
+/// Exact names; anything starting with `utm_` is also removed.
+pub const TRACKING_PARAMS: &[&str] = &[
+    "fbclid",
+    "gclid",
+    "gclsrc",
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "msclkid",
+    "yclid",
+    "twclid",
+    "igshid",
+    "mc_cid",
+    "mc_eid",
+    "_hsenc",
+    "_hsmi",
+    "mkt_tok",
+    "spm",
+    "ref",
+    "ref_src",
+    "ref_url",
+    "from",
+    "share_token",
+    "source",
+    "refer",
+    "trace",
+    "clicktime",
+    "clickid",
+    "scid",
+    "scene",
+    "sessionid",
+    "vd_source",
+    "si",
+];
+
+/// Whether `name` is a tracking parameter (case-insensitive).
+pub fn is_tracking_param(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("utm_") || TRACKING_PARAMS.contains(&lower.as_str())
+}
+
+/// Parse `raw` as an absolute URL, accepting protocol-relative `//host/…`
+/// (as result pages write them) as https.
+fn parse_absolute(raw: &str) -> Result<Url, CanonicalError> {
+    let trimmed = raw.trim();
+    let candidate = if trimmed.starts_with("//") {
+        format!("https:{trimmed}")
+    } else {
+        trimmed.to_string()
+    };
+    Url::parse(&candidate).map_err(|e| CanonicalError::Invalid(format!("{trimmed:?}: {e}")))
+}
+
+/// If `raw` is a search engine's redirect wrapper, the URL it points to;
+/// otherwise `None`. Handles Google `/url?q=` (and `url=`), Bing
+/// `/ck/a?…&u=a1<base64url>` and DuckDuckGo `/l/?uddg=`, including
+/// protocol-relative forms. Only http(s) targets are returned.
+pub fn unwrap_redirect(raw: &str) -> Option<String> {
+    let url = parse_absolute(raw).ok()?;
+    let host = url.host_str()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    let target = if is_google_host(host) && url.path() == "/url" {
+        param("q").or_else(|| param("url"))
+    } else if (host == "bing.com" || host.ends_with(".bing.com")) && url.path() == "/ck/a" {
+        param("u").and_then(|u| decode_bing_u(&u))
+    } else if (host == "duckduckgo.com" || host.ends_with(".duckduckgo.com"))
+        && (url.path() == "/l/" || url.path() == "/l")
+    {
+        param("uddg")
+    } else {
+        None
+    }?;
+    let parsed = Url::parse(target.trim()).ok()?;
+    matches!(parsed.scheme(), "http" | "https").then(|| target.trim().to_string())
+}
+
+fn is_google_host(host: &str) -> bool {
+    // google.com, google.co.uk, google.com.br, …
+    let Some(rest) = host.strip_prefix("google.") else {
+        return false;
+    };
+    !rest.is_empty() && rest.split('.').all(|l| (2..=3).contains(&l.len()))
+}
+
+/// Bing's `u` parameter: `a1` followed by unpadded base64url of the target.
+fn decode_bing_u(u: &str) -> Option<String> {
+    let b64 = u.strip_prefix("a1")?;
+    let bytes = base64url_decode(b64)?;
+    String::from_utf8(bytes).ok()
+}
+
+fn base64url_decode(s: &str) -> Option<Vec<u8>> {
+    fn val(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => (c - b'A') as u32,
+            b'a'..=b'z' => (c - b'a') as u32 + 26,
+            b'0'..=b'9' => (c - b'0') as u32 + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        })
+    }
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    for &c in s.as_bytes() {
+        acc = (acc << 6) | val(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// The canonical form of `raw` (see the module docs). Redirect wrappers are
+/// unwrapped first. Idempotent: the canonical form of a canonical URL is
+/// itself.
+pub fn canonical_url(raw: &str, options: CanonicalOptions) -> Result<String, CanonicalError> {
+    let unwrapped = unwrap_redirect(raw);
+    let mut url = parse_absolute(unwrapped.as_deref().unwrap_or(raw))?;
+    match url.scheme() {
+        "http" | "https" => {}
+        other => return Err(CanonicalError::NotHttp(other.to_string())),
+    }
+    let host = url
+        .host_str()
+        .filter(|h| !h.is_empty())
+        .ok_or(CanonicalError::MissingHost)?
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    if host.is_empty() {
+        return Err(CanonicalError::MissingHost);
+    }
+    let host = if options.strip_www {
+        match host.strip_prefix("www.") {
+            Some(rest) if rest.contains('.') => rest.to_string(),
+            _ => host,
+        }
+    } else {
+        host
+    };
+    let port = url.port();
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.set_fragment(None);
+
+    // Query: drop tracking parameters and empty keys, sort what remains.
+    let mut pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(k, _)| !k.is_empty() && !is_tracking_param(k))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    pairs.sort();
+
+    // Path: trailing slash removed (the root stays "/").
+    let mut path = url.path().to_string();
+    while path.len() > 1 && path.ends_with('/') {
+        path.pop();
+    }
+
+    let mut out = String::with_capacity(raw.len());
+    out.push_str("https://");
+    out.push_str(&host);
+    // Port 80 on an http URL and 443 on https are already None; a port that
+    // is the default of the *other* scheme is dropped too since the key is https.
+    if let Some(p) = port
+        && p != 443
+        && p != 80
+    {
+        out.push(':');
+        out.push_str(&p.to_string());
+    }
+    out.push_str(&path);
+    if !pairs.is_empty() {
+        let mut ser = url::form_urlencoded::Serializer::new(String::new());
+        for (k, v) in &pairs {
+            ser.append_pair(k, v);
+        }
+        out.push('?');
+        out.push_str(&ser.finish());
+    }
+    // Re-parse so the result is in the url crate's normal form (idempotence).
+    let normal = Url::parse(&out).map_err(|e| CanonicalError::Invalid(e.to_string()))?;
+    let mut s = normal.to_string();
+    if normal.path() == "/" && normal.query().is_none() && s.ends_with('/') {
+        s.pop();
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(s: &str) -> String {
+        canonical_url(s, CanonicalOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn variants_of_one_page_share_a_key() {
+        let key = canon("https://example.com/a/b");
+        for v in [
+            "http://example.com/a/b",
+            "https://www.example.com/a/b/",
+            "https://EXAMPLE.com:443/a/b#section",
+            "http://example.com:80/a/b?utm_source=x&utm_medium=y",
+            "https://example.com/a/b?fbclid=1&gclid=2&spm=3&ref_src=twsrc",
+        ] {
+            assert_eq!(canon(v), key, "{v}");
+        }
+    }
+
+    #[test]
+    fn path_and_query_case_are_preserved_and_query_sorted() {
+        assert_eq!(
+            canon("https://Example.com/Path/File?b=2&A=1"),
+            "https://example.com/Path/File?A=1&b=2"
+        );
+    }
+
+    #[test]
+    fn root_has_no_trailing_slash() {
+        assert_eq!(canon("https://example.com/"), "https://example.com");
+        assert_eq!(canon("https://example.com"), "https://example.com");
+    }
+
+    #[test]
+    fn www_stripping_can_be_turned_off() {
+        let opts = CanonicalOptions { strip_www: false };
+        assert_eq!(
+            canonical_url("https://www.example.com/x", opts).unwrap(),
+            "https://www.example.com/x"
+        );
+    }
+
+    #[test]
+    fn idn_hosts_become_punycode() {
+        assert_eq!(
+            canon("https://bücher.example/"),
+            "https://xn--bcher-kva.example"
+        );
+    }
+
+    #[test]
+    fn non_default_ports_are_kept() {
+        assert_eq!(
+            canon("http://example.com:8080/x"),
+            "https://example.com:8080/x"
+        );
+    }
+
+    #[test]
+    fn redirect_wrappers_are_unwrapped() {
+        assert_eq!(
+            canon("https://www.google.com/url?q=https://target.example/page&sa=U"),
+            "https://target.example/page"
+        );
+        assert_eq!(
+            canon("//duckduckgo.com/l/?uddg=https%3A%2F%2Ftarget.example%2Fp%3Fx%3D1&rut=abc"),
+            "https://target.example/p?x=1"
+        );
+        // base64url("https://target.example/b") = aHR0cHM6Ly90YXJnZXQuZXhhbXBsZS9i
+        assert_eq!(
+            canon("https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly90YXJnZXQuZXhhbXBsZS9i&ntb=1"),
+            "https://target.example/b"
+        );
+    }
+
+    #[test]
+    fn non_http_and_garbage_are_errors() {
+        assert!(matches!(
+            canonical_url("ftp://x.example/", CanonicalOptions::default()),
+            Err(CanonicalError::NotHttp(_))
+        ));
+        assert!(canonical_url("not a url", CanonicalOptions::default()).is_err());
+    }
+
+    #[test]
+    fn canonical_is_idempotent_on_examples() {
+        for s in [
+            "https://www.example.com/a/?utm_source=x&z=1&a=2#f",
+            "http://bücher.example:8080/Ä?q=%20x",
+            "https://example.com/?",
+        ] {
+            let once = canon(s);
+            assert_eq!(canon(&once), once, "{s}");
+        }
+    }
+}

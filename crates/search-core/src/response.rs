@@ -1,0 +1,157 @@
+//! The `ferret.search.v1` envelope: [`SearchResponse`], with one
+//! [`EngineReport`] per engine and the [`DroppedRow`]s that did not make it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorKind;
+use crate::query::{Freshness, Intent, Mode};
+use crate::result::SearchResult;
+
+/// The schema name of [`SearchResponse`].
+pub const SEARCH_SCHEMA: &str = "ferret.search.v1";
+
+/// The evidence policy every search envelope states: snippets are candidate
+/// diagnostics; only fetched page text is evidence.
+pub const EVIDENCE_POLICY: &str = "snippets-are-not-final-evidence";
+
+/// How one engine fared in a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineStatus {
+    /// At least one call succeeded.
+    Ok,
+    /// Every call failed (see `error_kind`).
+    Error,
+    /// Every call ran out of time (its own timeout or the global deadline).
+    Timeout,
+    /// Not run: the mode does not use it, or it is not configured.
+    Skipped,
+    /// Not run: its circuit breaker is open.
+    CircuitOpen,
+}
+
+/// One engine's part in a search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineReport {
+    /// The engine's name.
+    pub name: String,
+    /// Overall status.
+    pub status: EngineStatus,
+    /// The error kind when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
+    /// A one-line explanation for failures and skips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Wall time spent on this engine's calls (the longest call), in ms.
+    pub elapsed_ms: u64,
+    /// Hits returned over all its calls.
+    pub count: usize,
+    /// Calls made (one per sub-query).
+    #[serde(default)]
+    pub calls: usize,
+    /// Calls that failed.
+    #[serde(default)]
+    pub failed_calls: usize,
+}
+
+impl EngineReport {
+    /// A report for an engine that was not run, with the reason.
+    pub fn skipped(name: impl Into<String>, reason: impl Into<String>) -> Self {
+        EngineReport {
+            name: name.into(),
+            status: EngineStatus::Skipped,
+            error_kind: None,
+            message: Some(reason.into()),
+            elapsed_ms: 0,
+            count: 0,
+            calls: 0,
+            failed_calls: 0,
+        }
+    }
+}
+
+/// Why an input row was not used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DropReason {
+    /// No URL, or not an absolute http(s) URL.
+    #[serde(rename = "missing-or-invalid-url")]
+    MissingOrInvalidUrl,
+    /// The same URL already came from the same engine.
+    #[serde(rename = "duplicate-url")]
+    DuplicateUrl,
+}
+
+impl DropReason {
+    /// The name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::MissingOrInvalidUrl => "missing-or-invalid-url",
+            DropReason::DuplicateUrl => "duplicate-url",
+        }
+    }
+}
+
+/// An input row that was dropped, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DroppedRow {
+    /// 0-based position of the row in its input.
+    pub index: usize,
+    /// The engine the row belonged to, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// The URL as given, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Why it was dropped.
+    pub reason: DropReason,
+}
+
+/// The answer to a search: fused results, per-engine reports, dropped rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResponse {
+    /// Always [`SEARCH_SCHEMA`].
+    pub schema: String,
+    /// The query as asked.
+    pub query: String,
+    /// The intent used for scoring.
+    pub intent: Intent,
+    /// The mode used.
+    pub mode: Mode,
+    /// The freshness window, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freshness: Option<Freshness>,
+    /// The sub-queries that were sent.
+    pub sub_queries: Vec<String>,
+    /// Fused results, best first.
+    pub results: Vec<SearchResult>,
+    /// One report per engine, in configuration order.
+    pub engines: Vec<EngineReport>,
+    /// Input rows that were not used.
+    #[serde(default)]
+    pub dropped: Vec<DroppedRow>,
+    /// AI answers that engines returned (not evidence), by engine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<EngineAnswer>,
+    /// Things the caller should know.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// Always [`EVIDENCE_POLICY`].
+    pub evidence_policy: String,
+    /// Whether the global deadline cut the search short.
+    #[serde(default)]
+    pub deadline_hit: bool,
+    /// Total wall time in ms.
+    pub elapsed_ms: u64,
+}
+
+/// An answer text one engine returned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineAnswer {
+    /// The engine's name.
+    pub engine: String,
+    /// The sub-query it answered.
+    pub sub_query: String,
+    /// The text.
+    pub text: String,
+}

@@ -1,0 +1,3 @@
+//! # ferret-site-skills
+//!
+//! (Being built; see the workspace README.)
