@@ -23,6 +23,7 @@
 //! - Merging: [`canonical`] (the canonical URL), [`authority`],
 //!   [`freshness`] and [`fusion`] (weighted RRF and intent scores),
 //!   [`near_dup`] (SimHash clusters), [`rows`] (external result rows).
+//! - The whole path: [`search`] (plan → fanout → fuse → [`SearchResponse`]).
 //! - Output: [`result`] ([`SearchResult`]), [`response`] ([`SearchResponse`],
 //!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility).
 //! - Safety: [`guard`] (the URL guard used by every fetch, navigation and
@@ -46,6 +47,7 @@ pub mod query;
 pub mod response;
 pub mod result;
 pub mod rows;
+pub mod search;
 pub mod testing;
 pub mod tokenize;
 
@@ -55,5 +57,7 @@ pub use engine::{
 pub use error::{EngineError, ErrorKind};
 pub use provenance::{Partition, Provenance};
 pub use query::{Freshness, Intent, Mode, Weights};
-pub use response::{DropReason, DroppedRow, EngineReport, EngineStatus, SearchResponse};
+pub use response::{
+    DropReason, DroppedRow, EngineCall, EngineReport, EngineStatus, SearchResponse,
+};
 pub use result::{Scores, SearchResult, SourceHit};

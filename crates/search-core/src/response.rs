@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::EngineResponse;
 use crate::error::ErrorKind;
 use crate::query::{Freshness, Intent, Mode};
 use crate::result::SearchResult;
@@ -154,4 +155,20 @@ pub struct EngineAnswer {
     pub sub_query: String,
     /// The text.
     pub text: String,
+}
+
+/// One successful engine call as the fanout hands it to fusion: which
+/// engine, which sub-query, and what it returned. The fanout emits calls in
+/// configuration order (engine order × sub-query order), never in the order
+/// they finished, so fusion is deterministic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineCall {
+    /// The engine's name.
+    pub engine: String,
+    /// The sub-query text sent.
+    pub sub_query: String,
+    /// Position of the sub-query in the plan (0-based).
+    pub sub_query_index: usize,
+    /// What the engine returned.
+    pub response: EngineResponse,
 }
