@@ -1,1 +1,514 @@
-//! (being written)
+//! Domain authority: a 0–1 score for a result's host, and the rule that gave
+//! it, so that every authority number can be explained.
+//!
+//! The facts come from search-layer's `authority-domains.json` (seed 001,
+//! Phase 4), transcribed into [`TIER_DOMAINS`] and [`PATTERN_RULES`]:
+//!
+//! | rule | score |
+//! |---|---|
+//! | tier 1 (official docs, primary sources, major platforms) | 1.0 |
+//! | tier 2 (high-quality community and reference sites) | 0.8 |
+//! | tier 3 (quality blogs and content platforms) | 0.6 |
+//! | `docs.*`, `*.docs.*` | 0.9 |
+//! | `*.edu`, `*.gov`, `*.edu.xx`, `*.gov.xx`, `*.ac.xx` | 0.8 |
+//! | `*.github.io` | 0.7 |
+//! | `blog.*` | 0.6 |
+//! | anything else | 0.4 |
+//!
+//! How a host is matched ([`authority`]):
+//!
+//! 1. A leading `www.` and a trailing dot are ignored; the host is lowercased.
+//! 2. **Tiers, longest host suffix first**: `en.wikipedia.org` tries
+//!    `en.wikipedia.org`, then `wikipedia.org` (tier 1); `docs.aws.amazon.com`
+//!    is tier 1 although `aws.amazon.com` is tier 2. Suffixes are tried only
+//!    down to the registrable domain (Public Suffix List, the `psl` crate), so
+//!    a bare public suffix such as `co.uk` never matches.
+//! 3. **Patterns**, when no tier matched. Every matching pattern is
+//!    considered and the highest score wins (ties: table order), so the
+//!    result does not depend on the order of the table. `docs.*`/`blog.*`
+//!    match a first label that lies left of the registrable domain
+//!    (`docs.example.co.uk` matches; the registrable domain `blog.com` does
+//!    not); `*.docs.*` matches such a label anywhere left of the registrable
+//!    domain (`api.docs.example.com`); `*.github.io` and `*.edu` match a
+//!    suffix; `xx` stands for any two-letter country code (`*.edu.cn`,
+//!    `*.ac.uk`, `*.gov.au`).
+//! 4. Otherwise the default, 0.4.
+//!
+//! A caller's domain boosts (search-layer's `--domain-boost`) add
+//! [`DOMAIN_BOOST`] to the score, capped at 1.0 ([`AuthorityScorer`]).
+//!
+//! Fixes of search-layer's bugs: `cloud.google.com` was listed in tier 1 and
+//! tier 2 (the later tier silently won); it is kept once, in tier 1, because
+//! it hosts Google Cloud's official documentation — a unit test checks that
+//! no domain is listed twice. search-layer's "contains" pattern branch
+//! (`*.x.*`) came after the `*.` branch and so could never run; here each
+//! pattern form is parsed on its own and every rule is reachable (tested).
+//! `www.rust-lang.org` and `www.w3.org` are transcribed without `www.`, since
+//! hosts are matched without it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+/// An authority tier of the domain table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Official docs, primary sources, major platforms (1.0).
+    Tier1,
+    /// High-quality community and reference sites (0.8).
+    Tier2,
+    /// Quality blogs and content platforms (0.6).
+    Tier3,
+}
+
+impl Tier {
+    /// The tier's score.
+    pub const fn score(self) -> f64 {
+        match self {
+            Tier::Tier1 => 1.0,
+            Tier::Tier2 => 0.8,
+            Tier::Tier3 => 0.6,
+        }
+    }
+
+    /// `tier1`, `tier2` or `tier3`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Tier::Tier1 => "tier1",
+            Tier::Tier2 => "tier2",
+            Tier::Tier3 => "tier3",
+        }
+    }
+}
+
+/// The score of a host no rule matches (search-layer's tier 4).
+pub const DEFAULT_SCORE: f64 = 0.4;
+
+/// What a domain boost adds to the authority score (capped at 1.0).
+pub const DOMAIN_BOOST: f64 = 0.2;
+
+/// The tiered domains, each matching itself and its subdomains.
+pub const TIER_DOMAINS: &[(&str, Tier)] = &[
+    // Tier 1: official docs, primary sources, major platforms.
+    ("github.com", Tier::Tier1),
+    ("gitlab.com", Tier::Tier1),
+    ("stackoverflow.com", Tier::Tier1),
+    ("wikipedia.org", Tier::Tier1),
+    ("arxiv.org", Tier::Tier1),
+    ("docs.python.org", Tier::Tier1),
+    ("docs.rs", Tier::Tier1),
+    ("doc.rust-lang.org", Tier::Tier1),
+    ("developer.mozilla.org", Tier::Tier1),
+    ("developer.apple.com", Tier::Tier1),
+    ("developer.android.com", Tier::Tier1),
+    // Also listed in search-layer's tier 2; kept here only (module docs).
+    ("cloud.google.com", Tier::Tier1),
+    ("docs.aws.amazon.com", Tier::Tier1),
+    ("learn.microsoft.com", Tier::Tier1),
+    ("react.dev", Tier::Tier1),
+    ("vuejs.org", Tier::Tier1),
+    ("nodejs.org", Tier::Tier1),
+    ("go.dev", Tier::Tier1),
+    ("kotlinlang.org", Tier::Tier1),
+    ("typescriptlang.org", Tier::Tier1),
+    ("swift.org", Tier::Tier1),
+    ("docs.docker.com", Tier::Tier1),
+    ("kubernetes.io", Tier::Tier1),
+    ("rust-lang.org", Tier::Tier1),
+    ("tc39.es", Tier::Tier1),
+    ("w3.org", Tier::Tier1),
+    ("datatracker.ietf.org", Tier::Tier1),
+    ("peps.python.org", Tier::Tier1),
+    ("crates.io", Tier::Tier1),
+    ("pypi.org", Tier::Tier1),
+    ("npmjs.com", Tier::Tier1),
+    ("pkg.go.dev", Tier::Tier1),
+    // Tier 2: high-quality community and reference sites.
+    ("news.ycombinator.com", Tier::Tier2),
+    ("lobste.rs", Tier::Tier2),
+    ("stackexchange.com", Tier::Tier2),
+    ("serverfault.com", Tier::Tier2),
+    ("superuser.com", Tier::Tier2),
+    ("askubuntu.com", Tier::Tier2),
+    ("reddit.com", Tier::Tier2),
+    ("dev.to", Tier::Tier2),
+    ("css-tricks.com", Tier::Tier2),
+    ("smashingmagazine.com", Tier::Tier2),
+    ("web.dev", Tier::Tier2),
+    ("blog.cloudflare.com", Tier::Tier2),
+    ("engineering.fb.com", Tier::Tier2),
+    ("netflixtechblog.com", Tier::Tier2),
+    ("aws.amazon.com", Tier::Tier2),
+    ("openai.com", Tier::Tier2),
+    ("anthropic.com", Tier::Tier2),
+    ("huggingface.co", Tier::Tier2),
+    ("papers.nips.cc", Tier::Tier2),
+    ("aclanthology.org", Tier::Tier2),
+    ("distill.pub", Tier::Tier2),
+    // Tier 3: quality blogs and content platforms.
+    ("medium.com", Tier::Tier3),
+    ("towardsdatascience.com", Tier::Tier3),
+    ("freecodecamp.org", Tier::Tier3),
+    ("baeldung.com", Tier::Tier3),
+    ("digitalocean.com", Tier::Tier3),
+    ("tutorialspoint.com", Tier::Tier3),
+    ("geeksforgeeks.org", Tier::Tier3),
+    ("realpython.com", Tier::Tier3),
+    ("hackernoon.com", Tier::Tier3),
+    ("infoq.com", Tier::Tier3),
+    ("thenewstack.io", Tier::Tier3),
+    ("techcrunch.com", Tier::Tier3),
+    ("arstechnica.com", Tier::Tier3),
+    ("theverge.com", Tier::Tier3),
+    ("wired.com", Tier::Tier3),
+    ("36kr.com", Tier::Tier3),
+    ("sspai.com", Tier::Tier3),
+    ("juejin.cn", Tier::Tier3),
+    ("segmentfault.com", Tier::Tier3),
+    ("cnblogs.com", Tier::Tier3),
+    ("zhihu.com", Tier::Tier3),
+];
+
+/// A host pattern and its score. Forms: `label.*` (first label, left of the
+/// registrable domain), `*.label.*` (any label left of the registrable
+/// domain), `*.suffix` (host ends with `.suffix`; a `xx` label in the suffix
+/// stands for any two-letter country code).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PatternRule {
+    /// The pattern as written.
+    pub pattern: &'static str,
+    /// Its score.
+    pub score: f64,
+}
+
+/// The pattern rules, tried when no tier matched; the highest matching score
+/// wins.
+pub const PATTERN_RULES: &[PatternRule] = &[
+    PatternRule {
+        pattern: "docs.*",
+        score: 0.9,
+    },
+    PatternRule {
+        pattern: "*.docs.*",
+        score: 0.9,
+    },
+    PatternRule {
+        pattern: "*.github.io",
+        score: 0.7,
+    },
+    PatternRule {
+        pattern: "blog.*",
+        score: 0.6,
+    },
+    PatternRule {
+        pattern: "*.edu",
+        score: 0.8,
+    },
+    PatternRule {
+        pattern: "*.gov",
+        score: 0.8,
+    },
+    PatternRule {
+        pattern: "*.edu.xx",
+        score: 0.8,
+    },
+    PatternRule {
+        pattern: "*.gov.xx",
+        score: 0.8,
+    },
+    PatternRule {
+        pattern: "*.ac.xx",
+        score: 0.8,
+    },
+];
+
+/// Which rule gave a host its authority score.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum AuthorityRule {
+    /// The host is, or is a subdomain of, a tiered domain.
+    Tier {
+        /// The tier.
+        tier: Tier,
+        /// The table entry that matched (the longest suffix of the host).
+        domain: String,
+    },
+    /// A pattern rule matched.
+    Pattern {
+        /// The pattern, as in [`PATTERN_RULES`].
+        pattern: String,
+    },
+    /// No rule matched.
+    Default,
+}
+
+impl fmt::Display for AuthorityRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuthorityRule::Tier { tier, domain } => write!(f, "{} ({domain})", tier.as_str()),
+            AuthorityRule::Pattern { pattern } => write!(f, "pattern {pattern}"),
+            AuthorityRule::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// A host's authority and how it was reached.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Authority {
+    /// The final score, 0–1 (base plus any boost, capped at 1.0).
+    pub score: f64,
+    /// The score from the tables alone.
+    pub base: f64,
+    /// The rule that gave the base score.
+    pub rule: AuthorityRule,
+    /// The domain-boost entry that matched, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boosted_by: Option<String>,
+}
+
+static TIER_INDEX: LazyLock<HashMap<&'static str, (Tier, &'static str)>> = LazyLock::new(|| {
+    TIER_DOMAINS
+        .iter()
+        .map(|&(domain, tier)| (domain, (tier, domain)))
+        .collect()
+});
+
+/// `host` lowercased, without a trailing dot, a port-free bracketed IPv6
+/// form, or a leading `www.` (when something remains after it).
+fn normalise_host(host: &str) -> String {
+    let mut h = host.trim().trim_end_matches('.').to_ascii_lowercase();
+    if let Some(rest) = h.strip_prefix("www.")
+        && rest.contains('.')
+    {
+        h = rest.to_string();
+    }
+    h
+}
+
+fn is_ip(host: &str) -> bool {
+    host.starts_with('[') || host.parse::<IpAddr>().is_ok()
+}
+
+/// The registrable domain of `host` by the Public Suffix List
+/// (`en.wikipedia.org` → `wikipedia.org`, `a.b.example.co.uk` →
+/// `example.co.uk`). An IP address is its own registrable domain; a host
+/// that is itself a public suffix (or has no dot) is returned as is.
+pub fn registrable_domain(host: &str) -> String {
+    let h = host.trim().trim_end_matches('.').to_ascii_lowercase();
+    if is_ip(&h) {
+        return h;
+    }
+    match psl::domain_str(&h) {
+        Some(d) => d.to_string(),
+        None => h,
+    }
+}
+
+/// The labels of `host` left of its registrable domain (`a.docs.example.com`
+/// → `["a", "docs"]`).
+fn subdomain_labels<'h>(host: &'h str, registrable: &str) -> Vec<&'h str> {
+    if host.len() <= registrable.len() {
+        return Vec::new();
+    }
+    let sub = &host[..host.len() - registrable.len()];
+    sub.trim_end_matches('.')
+        .split('.')
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn suffix_matches(host: &str, suffix: &str) -> bool {
+    // `suffix` is e.g. "github.io", "edu", "edu.xx".
+    let host_labels: Vec<&str> = host.split('.').collect();
+    let suffix_labels: Vec<&str> = suffix.split('.').collect();
+    // Strictly more labels: `*.edu` does not match the bare `edu`.
+    if host_labels.len() <= suffix_labels.len() {
+        return false;
+    }
+    let tail = &host_labels[host_labels.len() - suffix_labels.len()..];
+    tail.iter().zip(&suffix_labels).all(|(h, s)| {
+        if *s == "xx" {
+            h.len() == 2 && h.bytes().all(|b| b.is_ascii_alphabetic())
+        } else {
+            h == s
+        }
+    })
+}
+
+/// Whether `pattern` (see [`PatternRule`]) matches `host`, whose registrable
+/// domain is `registrable`.
+pub fn pattern_matches(pattern: &str, host: &str, registrable: &str) -> bool {
+    if let Some(inner) = pattern
+        .strip_prefix("*.")
+        .and_then(|p| p.strip_suffix(".*"))
+    {
+        return subdomain_labels(host, registrable).contains(&inner);
+    }
+    if let Some(suffix) = pattern.strip_prefix("*.") {
+        return suffix_matches(host, suffix);
+    }
+    if let Some(first) = pattern.strip_suffix(".*") {
+        return subdomain_labels(host, registrable).first() == Some(&first);
+    }
+    host == pattern
+}
+
+/// The authority of `host` from the tables alone (no boost). See the module
+/// docs for the matching order.
+pub fn authority(host: &str) -> Authority {
+    let host = normalise_host(host);
+    let registrable = registrable_domain(&host);
+    let (base, rule) = base_authority(&host, &registrable);
+    Authority {
+        score: base,
+        base,
+        rule,
+        boosted_by: None,
+    }
+}
+
+fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
+    // Longest suffix first, down to the registrable domain.
+    let mut candidate = host;
+    loop {
+        if let Some(&(tier, domain)) = TIER_INDEX.get(candidate) {
+            return (
+                tier.score(),
+                AuthorityRule::Tier {
+                    tier,
+                    domain: domain.to_string(),
+                },
+            );
+        }
+        if candidate.len() <= registrable.len() {
+            break;
+        }
+        match candidate.split_once('.') {
+            Some((_, rest)) => candidate = rest,
+            None => break,
+        }
+    }
+    if is_ip(host) {
+        return (DEFAULT_SCORE, AuthorityRule::Default);
+    }
+    let mut best: Option<&PatternRule> = None;
+    for rule in PATTERN_RULES {
+        if pattern_matches(rule.pattern, host, registrable)
+            && best.is_none_or(|b| rule.score > b.score)
+        {
+            best = Some(rule);
+        }
+    }
+    match best {
+        Some(rule) => (
+            rule.score,
+            AuthorityRule::Pattern {
+                pattern: rule.pattern.to_string(),
+            },
+        ),
+        None => (DEFAULT_SCORE, AuthorityRule::Default),
+    }
+}
+
+/// Normalise one `--domain-boost` entry: lowercased, without a scheme, path,
+/// port, leading `*.`/`.`/`www.` or trailing dot. `None` when nothing is left.
+fn normalise_boost(entry: &str) -> Option<String> {
+    let mut e = entry.trim().to_ascii_lowercase();
+    if let Some((_, rest)) = e.split_once("://") {
+        e = rest.to_string();
+    }
+    if let Some(end) = e.find(['/', '?', '#']) {
+        e.truncate(end);
+    }
+    if let Some(colon) = e.rfind(':')
+        && e[colon + 1..].bytes().all(|b| b.is_ascii_digit())
+        && !e.contains(']')
+    {
+        e.truncate(colon);
+    }
+    let e = e.trim_start_matches("*.").trim_start_matches('.');
+    let e = normalise_host(e);
+    (!e.is_empty()).then_some(e)
+}
+
+/// Authority scoring with a caller's domain boosts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuthorityScorer {
+    boosts: Vec<String>,
+}
+
+impl AuthorityScorer {
+    /// A scorer boosting `domains` (search-layer's `--domain-boost`): a host
+    /// that is a boosted domain or one of its subdomains gets
+    /// [`DOMAIN_BOOST`] added, capped at 1.0. Entries are normalised
+    /// (`https://www.dev.to/` → `dev.to`); blank entries are ignored.
+    pub fn new<S: AsRef<str>>(domains: &[S]) -> Self {
+        let mut boosts: Vec<String> = domains
+            .iter()
+            .filter_map(|d| normalise_boost(d.as_ref()))
+            .collect();
+        boosts.sort();
+        boosts.dedup();
+        AuthorityScorer { boosts }
+    }
+
+    /// The normalised boost domains.
+    pub fn boosts(&self) -> &[String] {
+        &self.boosts
+    }
+
+    /// The authority of `host`, boosted when it matches a boost domain.
+    pub fn score(&self, host: &str) -> Authority {
+        let host = normalise_host(host);
+        let registrable = registrable_domain(&host);
+        self.score_normalised(&host, &registrable)
+    }
+
+    /// [`Self::score`] for a host already lowercased, without `www.`, whose
+    /// registrable domain is known.
+    pub(crate) fn score_normalised(&self, host: &str, registrable: &str) -> Authority {
+        let (base, rule) = base_authority(host, registrable);
+        let boosted_by = self
+            .boosts
+            .iter()
+            .find(|b| {
+                host == b.as_str()
+                    || registrable == b.as_str()
+                    || host
+                        .strip_suffix(b.as_str())
+                        .is_some_and(|p| p.ends_with('.'))
+            })
+            .cloned();
+        let score = if boosted_by.is_some() {
+            (base + DOMAIN_BOOST).min(1.0)
+        } else {
+            base
+        };
+        Authority {
+            score,
+            base,
+            rule,
+            boosted_by,
+        }
+    }
+}
+
+/// The host of a canonical URL (`https://host[:port]/…`), lowercased.
+pub(crate) fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if authority.starts_with('[') {
+        return authority.find(']').map_or(authority, |i| &authority[..=i]);
+    }
+    authority.split(':').next().unwrap_or(authority)
+}
+
+pub(crate) fn normalised_host_of(url: &str) -> String {
+    normalise_host(host_of(url))
+}

@@ -1,1 +1,760 @@
-//! (being written)
+//! Result fusion: the engine calls of one search become one ranked list of
+//! [`SearchResult`]s, every score explained.
+//!
+//! [`fuse`] runs these steps:
+//!
+//! 1. **Merge by canonical URL** ([`crate::canonical::canonical_url`]).
+//!    Every engine hit is kept as a [`SourceHit`]; the result keeps the
+//!    original URL of its best-ranked hit, the longest title and the longest
+//!    snippet (ties: the lexicographically smaller), and a publication date
+//!    from the best-ranked hit whose date parses (normalised to RFC 3339 UTC;
+//!    a raw unparseable date is kept only when no date parses). A hit whose
+//!    URL has no canonical form is listed in [`Fused::unresolvable`] with the
+//!    reason — never dropped silently.
+//! 2. **Weighted reciprocal-rank fusion**: for each (engine, sub-query) pair
+//!    that returned the URL, that engine's best rank `r` of the URL in that
+//!    sub-query adds `w_engine / (k + r)`; `k` defaults to 60 and engine
+//!    weights to argo's table ([`DEFAULT_ENGINE_WEIGHTS`]).
+//! 3. **Intent score** `intent = (w_k·keyword + w_f·freshness +
+//!    w_a·authority) / (w_k + w_f + w_a)` with the plan's [`Weights`] (the
+//!    division only matters for weights that do not already sum to 1).
+//!    `keyword` is the share of [`query_terms`] of the query found among the
+//!    title and snippet tokens (CJK bigrams count; 0.5 when the query has no
+//!    terms); `freshness` is [`crate::freshness::freshness`]; `authority` is
+//!    [`crate::authority::AuthorityScorer::score`] with the domain boosts.
+//! 4. **Final score**:
+//!
+//!    ```text
+//!    final = s · rrf / rrf_max + (1 − s) · intent      (s = rank_share, default 0.5)
+//!    ```
+//!
+//!    where `rrf_max` is the largest `rrf` of this fusion, so the result most
+//!    engines agree on scores 1 on the rank half. Order: `final` descending,
+//!    then `rrf` descending, then best rank ascending, then canonical URL
+//!    ascending (then public before login) — a total order, so the output
+//!    never depends on the order of the calls.
+//! 5. **Near-duplicates** ([`crate::near_dup`]) are folded into the
+//!    best-scored member of each cluster.
+//!
+//! Every component is kept in [`Scores`] (`rrf`, `keyword`, `freshness`,
+//! `authority`, `intent`, `final`) and the rules behind them in
+//! [`SearchResult::score_basis`].
+//!
+//! **Provenance.** A result merged from any login-partition hit carries that
+//! login provenance (the best-ranked login hit's), so login data is never
+//! laundered into a public result; such a result also gets the flag
+//! `dual-sourced` when public hits were merged too. Login hits whose
+//! provenance says `merge_with_public_ok: false` are not merged with
+//! anything else: they stay separate results with the same canonical URL.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::authority::{AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain};
+use crate::canonical::{CanonicalOptions, canonical_url};
+use crate::freshness::{FreshnessBasis, freshness, parse_date};
+use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions};
+use crate::provenance::Provenance;
+use crate::query::Weights;
+use crate::response::{DropReason, DroppedRow, EngineCall};
+use crate::result::{Scores, SearchResult, SourceHit};
+use crate::tokenize::{Token, query_terms, tokens};
+
+/// The default RRF constant `k`.
+pub const DEFAULT_RRF_K: f64 = 60.0;
+
+/// The default share of the rank term in the final score.
+pub const DEFAULT_RANK_SHARE: f64 = 0.5;
+
+/// The intent weights used when none are given: exploratory's (keyword 0.3,
+/// freshness 0.2, authority 0.5), the default intent's.
+pub const DEFAULT_WEIGHTS: Weights = Weights::new(0.3, 0.2, 0.5);
+
+/// The weight of an engine not in [`DEFAULT_ENGINE_WEIGHTS`].
+pub const GENERIC_ENGINE_WEIGHT: f64 = 1.0;
+
+/// argo's RRF engine weights, by engine name (see [`EngineWeights::weight`]
+/// for how names match).
+pub const DEFAULT_ENGINE_WEIGHTS: &[(&str, f64)] = &[
+    ("wikipedia", 1.4),
+    ("arxiv", 1.3),
+    ("academic", 1.3),
+    ("scholar", 1.3),
+    ("semanticscholar", 1.3),
+    ("openalex", 1.3),
+    ("pubmed", 1.3),
+    ("crossref", 1.3),
+    ("github", 1.2),
+    ("pypi", 1.2),
+    ("npm", 1.2),
+    ("crates", 1.2),
+    ("mdn", 1.2),
+    ("stackoverflow", 1.1),
+    ("hackernews", 0.8),
+    ("zhihu", 0.8),
+    ("v2ex", 0.8),
+    ("twitter", 0.7),
+    ("reddit", 0.7),
+    ("xiaohongshu", 0.7),
+    ("bilibili", 0.7),
+    ("weibo", 0.7),
+];
+
+/// RRF weights per engine: argo's table with per-engine overrides.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EngineWeights {
+    /// Overrides by exact engine name (lowercased).
+    pub overrides: BTreeMap<String, f64>,
+}
+
+impl EngineWeights {
+    /// The default table with no overrides.
+    pub fn new() -> Self {
+        EngineWeights::default()
+    }
+
+    /// Override one engine's weight.
+    pub fn with(mut self, engine: impl AsRef<str>, weight: f64) -> Self {
+        self.overrides
+            .insert(engine.as_ref().to_ascii_lowercase(), weight);
+        self
+    }
+
+    /// The weight of `engine`: an override for its exact name; else the
+    /// table entry for its name with separators removed (`hacker_news` →
+    /// `hackernews`); else the entry of its first name segment that has one
+    /// (`wikipedia-zh` → `wikipedia`, `crates_io` → `crates`); else 1.0.
+    pub fn weight(&self, engine: &str) -> f64 {
+        let lower = engine.trim().to_ascii_lowercase();
+        if let Some(w) = self.overrides.get(&lower) {
+            return *w;
+        }
+        let lookup = |name: &str| {
+            DEFAULT_ENGINE_WEIGHTS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, w)| *w)
+        };
+        let joined: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+        if let Some(w) = lookup(&joined) {
+            return w;
+        }
+        lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|s| !s.is_empty())
+            .find_map(lookup)
+            .unwrap_or(GENERIC_ENGINE_WEIGHT)
+    }
+}
+
+/// Everything [`fuse`] needs besides the calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FusionOptions {
+    /// The user's query (the first query of the plan); keyword coverage is
+    /// measured against its terms.
+    pub query: String,
+    /// Intent weights of the intent score.
+    pub weights: Weights,
+    /// RRF engine weights.
+    pub engine_weights: EngineWeights,
+    /// Domains whose authority gets [`crate::authority::DOMAIN_BOOST`].
+    pub domain_boosts: Vec<String>,
+    /// The RRF constant `k` (> 0).
+    pub rrf_k: f64,
+    /// Share of the normalised RRF term in the final score, 0–1 (the rest
+    /// is the intent score).
+    pub rank_share: f64,
+    /// Canonical URL options (the merge key).
+    pub canonical: CanonicalOptions,
+    /// Near-duplicate clustering; `None` turns it off.
+    pub near_dup: Option<NearDupOptions>,
+    /// "Now" for freshness (injectable so results are reproducible).
+    pub now: DateTime<Utc>,
+}
+
+impl FusionOptions {
+    /// Options for `query` with every default: exploratory weights, argo's
+    /// engine weights, no boosts, k = 60, rank share 0.5, default canonical
+    /// and near-duplicate options, and the current time.
+    pub fn new(query: impl Into<String>) -> Self {
+        FusionOptions {
+            query: query.into(),
+            weights: DEFAULT_WEIGHTS,
+            engine_weights: EngineWeights::default(),
+            domain_boosts: Vec::new(),
+            rrf_k: DEFAULT_RRF_K,
+            rank_share: DEFAULT_RANK_SHARE,
+            canonical: CanonicalOptions::default(),
+            near_dup: Some(NearDupOptions::default()),
+            now: Utc::now(),
+        }
+    }
+
+    /// Set the intent weights.
+    pub fn with_weights(mut self, weights: Weights) -> Self {
+        self.weights = weights;
+        self
+    }
+
+    /// Set the engine weights.
+    pub fn with_engine_weights(mut self, engine_weights: EngineWeights) -> Self {
+        self.engine_weights = engine_weights;
+        self
+    }
+
+    /// Set the domain boosts.
+    pub fn with_domain_boosts<S: Into<String>>(
+        mut self,
+        domains: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.domain_boosts = domains.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Set the RRF constant.
+    pub fn with_rrf_k(mut self, k: f64) -> Self {
+        self.rrf_k = k;
+        self
+    }
+
+    /// Set the rank share of the final score.
+    pub fn with_rank_share(mut self, share: f64) -> Self {
+        self.rank_share = share;
+        self
+    }
+
+    /// Set the canonical URL options.
+    pub fn with_canonical(mut self, canonical: CanonicalOptions) -> Self {
+        self.canonical = canonical;
+        self
+    }
+
+    /// Set (or with `None`, turn off) near-duplicate clustering.
+    pub fn with_near_dup(mut self, near_dup: Option<NearDupOptions>) -> Self {
+        self.near_dup = near_dup;
+        self
+    }
+
+    /// Set "now".
+    pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
+        self.now = now;
+        self
+    }
+}
+
+impl Default for FusionOptions {
+    fn default() -> Self {
+        FusionOptions::new("")
+    }
+}
+
+/// The rules behind a result's scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreBasis {
+    /// The authority rule that matched.
+    pub authority_rule: AuthorityRule,
+    /// The domain-boost entry that matched, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boosted_by: Option<String>,
+    /// What the freshness score was based on.
+    pub freshness: FreshnessBasis,
+    /// Query terms found in title + snippet.
+    pub keyword_terms_found: u32,
+    /// Query terms looked for.
+    pub keyword_terms: u32,
+    /// The best (lowest) rank any engine gave the result.
+    pub best_rank: u32,
+}
+
+/// A hit whose URL has no canonical form, with why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnresolvableHit {
+    /// The engine that returned it.
+    pub engine: String,
+    /// The sub-query it answered.
+    pub sub_query: String,
+    /// Its rank.
+    pub rank: u32,
+    /// 0-based position of the hit in its call's hits.
+    pub index: usize,
+    /// The URL as given.
+    pub url: String,
+    /// Why it has no canonical form.
+    pub reason: String,
+}
+
+impl UnresolvableHit {
+    /// As a row of the response's `dropped` list.
+    pub fn to_dropped_row(&self) -> DroppedRow {
+        DroppedRow {
+            index: self.index,
+            engine: Some(self.engine.clone()),
+            url: Some(self.url.clone()),
+            reason: DropReason::MissingOrInvalidUrl,
+        }
+    }
+}
+
+/// Counts that describe one fusion.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct FusionStats {
+    /// Hits over all calls.
+    pub input_hits: usize,
+    /// Distinct merge keys (canonical URL, partition) before near-duplicate folding.
+    pub merged: usize,
+    /// Results folded into another as near-duplicates.
+    pub near_duplicates: usize,
+    /// The largest RRF score (the normaliser of the final score).
+    pub rrf_max: f64,
+}
+
+/// What [`fuse`] returns.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Fused {
+    /// Fused results, best first.
+    pub results: Vec<SearchResult>,
+    /// Hits whose URL has no canonical form.
+    pub unresolvable: Vec<UnresolvableHit>,
+    /// Options that were out of range and what was used instead.
+    pub warnings: Vec<String>,
+    /// Counts.
+    pub stats: FusionStats,
+}
+
+#[derive(Clone, Copy)]
+struct HitRef {
+    call: u32,
+    hit: u32,
+    rank: u32,
+}
+
+struct Group {
+    refs: Vec<HitRef>,
+}
+
+/// Options checked and made usable, with a warning for each replacement.
+struct Checked {
+    k: f64,
+    share: f64,
+    weights: [f64; 3],
+    near_dup: Option<NearDupOptions>,
+}
+
+fn check_options(o: &FusionOptions, warnings: &mut Vec<String>) -> Checked {
+    let k = if o.rrf_k.is_finite() && o.rrf_k > 0.0 {
+        o.rrf_k
+    } else {
+        warnings.push(format!(
+            "rrf_k must be a positive number, not {}; used {DEFAULT_RRF_K}",
+            o.rrf_k
+        ));
+        DEFAULT_RRF_K
+    };
+    let share = if (0.0..=1.0).contains(&o.rank_share) {
+        o.rank_share
+    } else {
+        warnings.push(format!(
+            "rank_share must be between 0 and 1, not {}; used {DEFAULT_RANK_SHARE}",
+            o.rank_share
+        ));
+        DEFAULT_RANK_SHARE
+    };
+    let w = [o.weights.keyword, o.weights.freshness, o.weights.authority];
+    let weights = if w.iter().all(|x| x.is_finite() && *x >= 0.0) && w.iter().sum::<f64>() > 0.0 {
+        w
+    } else {
+        warnings.push(format!(
+            "intent weights must be non-negative with a positive sum, not {w:?}; used {:?}",
+            [
+                DEFAULT_WEIGHTS.keyword,
+                DEFAULT_WEIGHTS.freshness,
+                DEFAULT_WEIGHTS.authority
+            ]
+        ));
+        [
+            DEFAULT_WEIGHTS.keyword,
+            DEFAULT_WEIGHTS.freshness,
+            DEFAULT_WEIGHTS.authority,
+        ]
+    };
+    for (engine, weight) in &o.engine_weights.overrides {
+        if !(weight.is_finite() && *weight >= 0.0) {
+            warnings.push(format!(
+                "engine weight of {engine:?} must be a non-negative number, not {weight}; used 0"
+            ));
+        }
+    }
+    let near_dup = o.near_dup.map(|mut nd| {
+        if nd.threshold > crate::near_dup::MAX_THRESHOLD {
+            warnings.push(format!(
+                "near-duplicate threshold {} is above the supported {}; used {}",
+                nd.threshold,
+                crate::near_dup::MAX_THRESHOLD,
+                crate::near_dup::MAX_THRESHOLD
+            ));
+            nd.threshold = crate::near_dup::MAX_THRESHOLD;
+        }
+        nd
+    });
+    Checked {
+        k,
+        share,
+        weights,
+        near_dup,
+    }
+}
+
+fn engine_weight(o: &FusionOptions, engine: &str) -> f64 {
+    let w = o.engine_weights.weight(engine);
+    if w.is_finite() && w >= 0.0 { w } else { 0.0 }
+}
+
+/// Whether hits with this provenance must stay apart from every other hit.
+fn isolated(p: &Provenance) -> bool {
+    p.is_login() && !p.merge_with_public_ok
+}
+
+/// Fuse engine calls into ranked results. See the module docs for every
+/// step and formula. Never panics; out-of-range options are replaced by
+/// defaults and reported in [`Fused::warnings`].
+pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
+    let _span = tracing::debug_span!("fuse", calls = calls.len()).entered();
+    let mut warnings = Vec::new();
+    let checked = check_options(options, &mut warnings);
+
+    // 1. Merge by canonical URL.
+    let input_hits: usize = calls.iter().map(|c| c.response.hits.len()).sum();
+    let mut index: HashMap<(String, bool), u32> = HashMap::with_capacity(input_hits);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut unresolvable = Vec::new();
+    for (ci, call) in calls.iter().enumerate() {
+        let iso = isolated(&call.response.provenance);
+        for (hi, hit) in call.response.hits.iter().enumerate() {
+            let rank = if hit.rank == 0 {
+                u32::try_from(hi + 1).unwrap_or(u32::MAX)
+            } else {
+                hit.rank
+            };
+            let canonical = match canonical_url(&hit.url, options.canonical) {
+                Ok(c) => c,
+                Err(e) => {
+                    unresolvable.push(UnresolvableHit {
+                        engine: call.engine.clone(),
+                        sub_query: call.sub_query.clone(),
+                        rank,
+                        index: hi,
+                        url: hit.url.clone(),
+                        reason: e.to_string(),
+                    });
+                    continue;
+                }
+            };
+            let r = HitRef {
+                call: ci as u32,
+                hit: hi as u32,
+                rank,
+            };
+            match index.entry((canonical, iso)) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    groups[*e.get() as usize].refs.push(r);
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(groups.len() as u32);
+                    groups.push(Group { refs: vec![r] });
+                }
+            }
+        }
+    }
+    unresolvable.sort_by(|a: &UnresolvableHit, b| {
+        (&a.engine, &a.sub_query, a.rank, a.index, &a.url).cmp(&(
+            &b.engine,
+            &b.sub_query,
+            b.rank,
+            b.index,
+            &b.url,
+        ))
+    });
+    let mut keys: Vec<(String, bool)> = vec![(String::new(), false); groups.len()];
+    for (key, id) in index {
+        keys[id as usize] = key;
+    }
+
+    // 2–3. Build each result with its RRF and intent scores.
+    let terms = query_terms(&options.query);
+    let scorer = AuthorityScorer::new(&options.domain_boosts);
+    let mut builder = FingerprintBuilder::default();
+    let mut found = vec![false; terms.len()];
+    let mut built: Vec<Built> = Vec::with_capacity(groups.len());
+    for (group, (canonical, _)) in groups.iter_mut().zip(keys) {
+        built.push(build_result(
+            calls,
+            options,
+            &checked,
+            &terms,
+            &scorer,
+            &mut builder,
+            &mut found,
+            group,
+            canonical,
+        ));
+    }
+
+    // 4. Final score and order.
+    let rrf_max = built
+        .iter()
+        .map(|b| b.result.scores.rrf)
+        .fold(0.0, f64::max);
+    let [wk, wf, wa] = checked.weights;
+    let wsum = wk + wf + wa;
+    for b in &mut built {
+        let s = &mut b.result.scores;
+        s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / wsum;
+        let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
+        s.final_score = checked.share * rank_part + (1.0 - checked.share) * s.intent;
+    }
+    built.sort_by(compare_built);
+    let merged = built.len();
+    let (results, fps): (Vec<SearchResult>, Vec<Fingerprint>) =
+        built.into_iter().map(|b| (b.result, b.fingerprint)).unzip();
+
+    // 5. Near-duplicates.
+    let results = match &checked.near_dup {
+        Some(nd) => crate::near_dup::cluster_with(results, &fps, nd),
+        None => results,
+    };
+    let near_duplicates = merged - results.len();
+    tracing::debug!(
+        input_hits,
+        merged,
+        near_duplicates,
+        unresolvable = unresolvable.len(),
+        "fused"
+    );
+    Fused {
+        results,
+        unresolvable,
+        warnings,
+        stats: FusionStats {
+            input_hits,
+            merged,
+            near_duplicates,
+            rrf_max,
+        },
+    }
+}
+
+struct Built {
+    result: SearchResult,
+    fingerprint: Fingerprint,
+    best_rank: u32,
+}
+
+fn compare_built(a: &Built, b: &Built) -> Ordering {
+    b.result
+        .scores
+        .final_score
+        .total_cmp(&a.result.scores.final_score)
+        .then_with(|| b.result.scores.rrf.total_cmp(&a.result.scores.rrf))
+        .then_with(|| a.best_rank.cmp(&b.best_rank))
+        .then_with(|| a.result.url.cmp(&b.result.url))
+        .then_with(|| {
+            a.result
+                .provenance
+                .is_login()
+                .cmp(&b.result.provenance.is_login())
+        })
+}
+
+/// Longer by characters; ties go to the lexicographically smaller text.
+fn prefer_longer<'a>(current: &'a str, candidate: &'a str) -> &'a str {
+    if current.len() == candidate.len() && current == candidate {
+        return current;
+    }
+    let (lc, ld) = (current.chars().count(), candidate.chars().count());
+    match ld.cmp(&lc) {
+        Ordering::Greater => candidate,
+        Ordering::Less => current,
+        Ordering::Equal => current.min(candidate),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_result(
+    calls: &[EngineCall],
+    options: &FusionOptions,
+    checked: &Checked,
+    terms: &[String],
+    scorer: &AuthorityScorer,
+    builder: &mut FingerprintBuilder,
+    found: &mut [bool],
+    group: &mut Group,
+    canonical: String,
+) -> Built {
+    let call = |r: &HitRef| &calls[r.call as usize];
+    let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
+
+    // RRF: per (engine, sub-query), the best rank; summed in a fixed order.
+    let refs = &mut group.refs;
+    refs.sort_by(|a, b| {
+        (call(a).engine.as_str(), call(a).sub_query.as_str(), a.rank).cmp(&(
+            call(b).engine.as_str(),
+            call(b).sub_query.as_str(),
+            b.rank,
+        ))
+    });
+    let mut rrf = 0.0;
+    let mut prev: Option<(&str, &str)> = None;
+    for r in refs.iter() {
+        let pair = (call(r).engine.as_str(), call(r).sub_query.as_str());
+        if prev != Some(pair) {
+            rrf += engine_weight(options, pair.0) / (checked.k + f64::from(r.rank));
+            prev = Some(pair);
+        }
+    }
+
+    // Sources best rank first.
+    refs.sort_by(|a, b| {
+        (
+            a.rank,
+            call(a).engine.as_str(),
+            call(a).sub_query.as_str(),
+            hit(a).url.as_str(),
+            a.call,
+            a.hit,
+        )
+            .cmp(&(
+                b.rank,
+                call(b).engine.as_str(),
+                call(b).sub_query.as_str(),
+                hit(b).url.as_str(),
+                b.call,
+                b.hit,
+            ))
+    });
+    let best = refs[0];
+    let mut title = hit(&best).title.as_str();
+    let mut snippet = hit(&best).snippet.as_str();
+    for r in &refs[1..] {
+        title = prefer_longer(title, &hit(r).title);
+        snippet = prefer_longer(snippet, &hit(r).snippet);
+    }
+    let mut published_at = None;
+    let mut raw_date = None;
+    for r in refs.iter() {
+        if let Some(p) = hit(r)
+            .published_at
+            .as_deref()
+            .filter(|p| !p.trim().is_empty())
+        {
+            if let Some(d) = parse_date(p, options.now) {
+                published_at = Some(d.to_rfc3339_opts(SecondsFormat::Secs, true));
+                break;
+            }
+            raw_date.get_or_insert(p);
+        }
+    }
+    let published_at = published_at.or_else(|| raw_date.map(str::to_string));
+
+    let login_ref = refs.iter().find(|r| call(r).response.provenance.is_login());
+    let mut flags = Vec::new();
+    let provenance = match login_ref {
+        Some(l) => {
+            if refs.iter().any(|r| !call(r).response.provenance.is_login()) {
+                flags.push("dual-sourced".to_string());
+            }
+            call(l).response.provenance.clone()
+        }
+        None => call(&best).response.provenance.clone(),
+    };
+
+    let sources: Vec<SourceHit> = refs
+        .iter()
+        .map(|r| SourceHit {
+            engine: call(r).engine.clone(),
+            rank: r.rank,
+            sub_query: call(r).sub_query.clone(),
+            url: hit(r).url.clone(),
+        })
+        .collect();
+
+    // Component scores.
+    let host = normalised_host_of(&canonical);
+    let domain = registrable_domain(&host);
+    let authority = scorer.score_normalised(&host, &domain);
+    let fresh = freshness(published_at.as_deref(), title, snippet, options.now);
+    let title_tokens = tokens(title);
+    let snippet_tokens = tokens(snippet);
+    let (keyword, terms_found) =
+        keyword_score(terms, found, &title_tokens, &snippet_tokens, title, snippet);
+    let fingerprint = builder.build(title, &title_tokens, snippet, &snippet_tokens);
+
+    let result = SearchResult {
+        url: canonical,
+        original_url: hit(&best).url.clone(),
+        title: title.to_string(),
+        snippet: snippet.to_string(),
+        published_at,
+        domain,
+        sources,
+        scores: Scores {
+            rrf,
+            keyword,
+            freshness: fresh.score,
+            authority: authority.score,
+            intent: 0.0,
+            goggle: None,
+            final_score: 0.0,
+        },
+        score_basis: Some(ScoreBasis {
+            authority_rule: authority.rule,
+            boosted_by: authority.boosted_by,
+            freshness: fresh.basis,
+            keyword_terms_found: terms_found,
+            keyword_terms: terms.len() as u32,
+            best_rank: best.rank,
+        }),
+        near_duplicates: Vec::new(),
+        flags,
+        provenance,
+    };
+    Built {
+        result,
+        fingerprint,
+        best_rank: best.rank,
+    }
+}
+
+/// Share of `terms` among the tokens of title and snippet (a one-character
+/// CJK term, which never appears as a bigram token, is looked for as a
+/// substring). 0.5 when there are no terms.
+fn keyword_score(
+    terms: &[String],
+    found: &mut [bool],
+    title_tokens: &[Token],
+    snippet_tokens: &[Token],
+    title: &str,
+    snippet: &str,
+) -> (f64, u32) {
+    if terms.is_empty() {
+        return (0.5, 0);
+    }
+    found.iter_mut().for_each(|f| *f = false);
+    for t in title_tokens.iter().chain(snippet_tokens) {
+        let s = t.as_str();
+        for (i, term) in terms.iter().enumerate() {
+            if !found[i] && term == s {
+                found[i] = true;
+            }
+        }
+    }
+    for (i, term) in terms.iter().enumerate() {
+        if !found[i] && term.chars().count() == 1 && crate::tokenize::has_cjk(term) {
+            found[i] = title.contains(term.as_str()) || snippet.contains(term.as_str());
+        }
+    }
+    let n = found.iter().filter(|f| **f).count();
+    (n as f64 / terms.len() as f64, n as u32)
+}

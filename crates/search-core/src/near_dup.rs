@@ -1,1 +1,386 @@
-//! (being written)
+//! Near-duplicate clusters: results whose title and snippet say the same
+//! thing at different URLs (mirrors, syndicated copies, print and mobile
+//! versions) are folded into the best-scored one, which lists the others in
+//! [`SearchResult::near_duplicates`] with their SimHash distance and sources.
+//!
+//! ## Fingerprints
+//!
+//! A [`Fingerprint`] is a 64-bit SimHash over the distinct features of the
+//! title and the snippet, each tokenised by [`crate::tokenize::tokens`]:
+//! word 3-shingles (a field with fewer than three words gives one feature
+//! made of all its words) and CJK character bigrams (each bigram token is a
+//! feature). Shingles do not span the title/snippet boundary. Every feature
+//! counts once.
+//!
+//! ## When two results are near-duplicates
+//!
+//! All of:
+//!
+//! 1. Both are **eligible**: at least [`NearDupOptions::min_features`]
+//!    distinct features and [`NearDupOptions::min_chars`] characters of title
+//!    plus snippet. Very short texts say too little to be called copies.
+//! 2. Their SimHashes are within [`NearDupOptions::threshold`] bits
+//!    (Hamming distance; default 3).
+//! 3. **Their titles agree** — the guard against pages that share only site
+//!    boilerplate: two pages of one site often carry the same long
+//!    boilerplate sentence as their snippet, so their fingerprints are close
+//!    while the pages differ, and only the title tells them apart. Within
+//!    one registrable domain the title token sets must have a Jaccard
+//!    similarity of at least [`NearDupOptions::same_site_title_similarity`]
+//!    (default 1.0: the same words); across domains at least
+//!    [`NearDupOptions::cross_site_title_similarity`] (default 0.5, which lets
+//!    a syndicated copy end its title with its own site name).
+//! 4. They are in the **same partition**: public results cluster only with
+//!    public ones and login results only with login results of the same
+//!    `auth_partition`, so login data never hides inside a public result.
+//!
+//! ## Clustering, without quadratic work
+//!
+//! Results are visited in the order given (best first). Each either joins
+//! the closest earlier cluster representative it is a near-duplicate of
+//! (ties: the better-ranked representative) or becomes a representative.
+//! Candidates are found through a band index: the 64 bits are cut into
+//! `threshold + 1` blocks (4 blocks of 16 bits for the default 3), and two
+//! hashes within `threshold` bits agree exactly on at least one block
+//! (pigeonhole), so only representatives sharing a block value are
+//! compared. At most [`NearDupOptions::max_bucket_scan`] representatives
+//! are compared per block value, which bounds the work even on adversarial
+//! input; the work is linear in the number of results.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use crate::result::{NearDuplicate, SearchResult};
+use crate::tokenize::{Token, tokens};
+
+/// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
+pub const MAX_THRESHOLD: u32 = 7;
+
+/// Options of near-duplicate clustering.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct NearDupOptions {
+    /// Largest SimHash Hamming distance that joins a cluster (0–7; default 3).
+    pub threshold: u32,
+    /// Fewest distinct features a result needs to take part (default 8).
+    pub min_features: u32,
+    /// Fewest characters of title + snippet a result needs (default 40).
+    pub min_chars: usize,
+    /// Title token Jaccard similarity needed within one registrable domain
+    /// (default 1.0).
+    pub same_site_title_similarity: f64,
+    /// Title token Jaccard similarity needed across domains (default 0.5).
+    pub cross_site_title_similarity: f64,
+    /// Most representatives compared per block value (default 256).
+    pub max_bucket_scan: usize,
+}
+
+impl Default for NearDupOptions {
+    fn default() -> Self {
+        NearDupOptions {
+            threshold: 3,
+            min_features: 8,
+            min_chars: 40,
+            same_site_title_similarity: 1.0,
+            cross_site_title_similarity: 0.5,
+            max_bucket_scan: 256,
+        }
+    }
+}
+
+/// A result's SimHash and whether it has enough text to be clustered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// The 64-bit SimHash.
+    pub simhash: u64,
+    /// The number of distinct features it was computed from.
+    pub features: u32,
+    /// Characters of title plus snippet.
+    pub chars: u32,
+}
+
+impl Fingerprint {
+    /// The fingerprint of a title and a snippet.
+    pub fn of(title: &str, snippet: &str) -> Self {
+        FingerprintBuilder::default().build(title, &tokens(title), snippet, &tokens(snippet))
+    }
+
+    /// Whether it qualifies for clustering under `options`.
+    pub fn is_eligible(&self, options: &NearDupOptions) -> bool {
+        self.features >= options.min_features && self.chars as usize >= options.min_chars
+    }
+
+    /// Hamming distance between two fingerprints.
+    pub fn distance(&self, other: &Fingerprint) -> u32 {
+        (self.simhash ^ other.simhash).count_ones()
+    }
+}
+
+/// Computes fingerprints, reusing its buffers across calls.
+#[derive(Debug, Default)]
+pub struct FingerprintBuilder {
+    features: Vec<u64>,
+    words: Vec<u64>,
+}
+
+impl FingerprintBuilder {
+    /// The fingerprint of a title and snippet already tokenised with
+    /// [`crate::tokenize::tokens`].
+    pub fn build(
+        &mut self,
+        title: &str,
+        title_tokens: &[Token],
+        snippet: &str,
+        snippet_tokens: &[Token],
+    ) -> Fingerprint {
+        self.features.clear();
+        self.add_field(title_tokens);
+        self.add_field(snippet_tokens);
+        self.features.sort_unstable();
+        self.features.dedup();
+        let mut counts = [0u32; 64];
+        for &h in &self.features {
+            for (bit, count) in counts.iter_mut().enumerate() {
+                *count += ((h >> bit) & 1) as u32;
+            }
+        }
+        let n = self.features.len() as u32;
+        let mut simhash = 0u64;
+        for (bit, &count) in counts.iter().enumerate() {
+            if 2 * count > n {
+                simhash |= 1 << bit;
+            }
+        }
+        let chars = title.chars().count() + snippet.chars().count();
+        Fingerprint {
+            simhash,
+            features: n,
+            chars: u32::try_from(chars).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn add_field(&mut self, field: &[Token]) {
+        self.words.clear();
+        for t in field {
+            match t {
+                Token::Word(w) => self.words.push(hash_str(w)),
+                Token::Cjk(c) => self.features.push(mix(hash_str(c) ^ CJK_TAG)),
+            }
+        }
+        match self.words.len() {
+            0 => {}
+            1 | 2 => {
+                let h = self
+                    .words
+                    .iter()
+                    .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w));
+                self.features.push(h);
+            }
+            _ => {
+                for w in self.words.windows(3) {
+                    self.features
+                        .push(mix(w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42)));
+                }
+            }
+        }
+    }
+}
+
+const CJK_TAG: u64 = 0x9E37_79B9_7F4A_7C15;
+const SHORT_TAG: u64 = 0xC2B2_AE3D_27D4_EB4F;
+
+/// FNV-1a over the bytes, then a 64-bit finaliser so every bit is usable.
+fn hash_str(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in s.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    mix(h)
+}
+
+/// The murmur3 64-bit finaliser.
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    h
+}
+
+/// A hasher for keys that are already well mixed block values.
+#[derive(Default)]
+struct BlockHasher(u64);
+
+impl Hasher for BlockHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = mix(n);
+    }
+}
+
+type BlockMap = HashMap<u64, Vec<u32>, BuildHasherDefault<BlockHasher>>;
+
+/// The bit ranges `(shift, mask)` of the `threshold + 1` blocks.
+fn blocks(threshold: u32) -> Vec<(u32, u64)> {
+    let n = threshold + 1;
+    let base = 64 / n;
+    let extra = 64 % n;
+    let mut out = Vec::with_capacity(n as usize);
+    let mut shift = 0;
+    for i in 0..n {
+        let width = base + u32::from(i < extra);
+        let mask = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        out.push((shift, mask));
+        shift += width;
+    }
+    out
+}
+
+/// Jaccard similarity of two titles' token sets; two empty titles are 1.0.
+pub fn title_similarity(a: &str, b: &str) -> f64 {
+    let sa: HashSet<String> = tokens(a).into_iter().map(Token::into_string).collect();
+    let sb: HashSet<String> = tokens(b).into_iter().map(Token::into_string).collect();
+    if sa.is_empty() && sb.is_empty() {
+        return 1.0;
+    }
+    let inter = sa.intersection(&sb).count();
+    let union = sa.len() + sb.len() - inter;
+    inter as f64 / union as f64
+}
+
+/// The partition class clustering must respect: `None` for public results,
+/// the `auth_partition` for login results.
+fn partition_class(r: &SearchResult) -> Option<&str> {
+    r.provenance
+        .is_login()
+        .then_some(r.provenance.auth_partition.as_str())
+}
+
+fn titles_agree(a: &SearchResult, b: &SearchResult, options: &NearDupOptions) -> bool {
+    let needed = if !a.domain.is_empty() && a.domain == b.domain {
+        options.same_site_title_similarity
+    } else {
+        options.cross_site_title_similarity
+    };
+    title_similarity(&a.title, &b.title) >= needed - 1e-12
+}
+
+/// Fold near-duplicates of `results` (best first), computing fingerprints
+/// from each result's title and snippet. See the module docs.
+pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<SearchResult> {
+    let mut builder = FingerprintBuilder::default();
+    let fps: Vec<Fingerprint> = results
+        .iter()
+        .map(|r| builder.build(&r.title, &tokens(&r.title), &r.snippet, &tokens(&r.snippet)))
+        .collect();
+    cluster_with(results, &fps, options)
+}
+
+/// [`cluster`] with fingerprints already computed (`fingerprints[i]` belongs
+/// to `results[i]`; a missing fingerprint makes a result ineligible).
+pub fn cluster_with(
+    results: Vec<SearchResult>,
+    fingerprints: &[Fingerprint],
+    options: &NearDupOptions,
+) -> Vec<SearchResult> {
+    let threshold = options.threshold.min(MAX_THRESHOLD);
+    let blocks = blocks(threshold);
+    let mut tables: Vec<BlockMap> = (0..blocks.len()).map(|_| BlockMap::default()).collect();
+    // For each result: the representative it joined and the distance.
+    let mut joined: Vec<Option<(u32, u32)>> = vec![None; results.len()];
+    let mut any_joined = false;
+
+    for (i, r) in results.iter().enumerate() {
+        let Some(fp) = fingerprints.get(i) else {
+            continue;
+        };
+        if !fp.is_eligible(options) {
+            continue;
+        }
+        let class = partition_class(r);
+        let mut best: Option<(u32, u32)> = None; // (distance, rep index)
+        for (b, &(shift, mask)) in blocks.iter().enumerate() {
+            let key = (fp.simhash >> shift) & mask;
+            let Some(bucket) = tables[b].get(&key) else {
+                continue;
+            };
+            for &rep in bucket.iter().take(options.max_bucket_scan) {
+                let d = fp.distance(&fingerprints[rep as usize]);
+                if d > threshold || best.is_some_and(|(bd, bi)| (bd, bi) <= (d, rep)) {
+                    continue;
+                }
+                let rep_r = &results[rep as usize];
+                if partition_class(rep_r) == class && titles_agree(r, rep_r, options) {
+                    best = Some((d, rep));
+                }
+            }
+        }
+        match best {
+            Some((d, rep)) => {
+                joined[i] = Some((rep, d));
+                any_joined = true;
+            }
+            None => {
+                for (b, &(shift, mask)) in blocks.iter().enumerate() {
+                    let key = (fp.simhash >> shift) & mask;
+                    tables[b].entry(key).or_default().push(i as u32);
+                }
+            }
+        }
+    }
+    if !any_joined {
+        return results;
+    }
+
+    let mut members: HashMap<u32, Vec<(usize, u32)>> = HashMap::new();
+    for (i, j) in joined.iter().enumerate() {
+        if let Some((rep, d)) = j {
+            members.entry(*rep).or_default().push((i, *d));
+        }
+    }
+    let mut slots: Vec<Option<SearchResult>> = results.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(slots.len());
+    for i in 0..slots.len() {
+        if joined[i].is_some() {
+            continue;
+        }
+        let Some(mut rep) = slots[i].take() else {
+            continue;
+        };
+        if let Some(list) = members.remove(&(i as u32)) {
+            for (m, d) in list {
+                if let Some(member) = slots[m].take() {
+                    fold_into(&mut rep, member, d);
+                }
+            }
+        }
+        out.push(rep);
+    }
+    out
+}
+
+fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
+    rep.near_duplicates.push(NearDuplicate {
+        url: member.url,
+        original_url: member.original_url,
+        title: member.title,
+        distance,
+        sources: member.sources,
+    });
+    // Anything already folded into the member stays listed.
+    rep.near_duplicates.extend(member.near_duplicates);
+}

@@ -29,6 +29,10 @@ pub struct Scores {
     pub freshness: f64,
     /// Domain authority, 0–1 (including any domain boost).
     pub authority: f64,
+    /// The intent score: `w_k·keyword + w_f·freshness + w_a·authority` with
+    /// the plan's weights (normalised to sum 1), 0–1.
+    #[serde(default)]
+    pub intent: f64,
     /// A goggle's adjustment, when a goggle was applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goggle: Option<f64>,
@@ -72,6 +76,10 @@ pub struct SearchResult {
     pub sources: Vec<SourceHit>,
     /// Every score component.
     pub scores: Scores,
+    /// The rules behind the scores (authority rule, freshness basis, keyword
+    /// terms found), when fusion computed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_basis: Option<crate::fusion::ScoreBasis>,
     /// Results folded into this one as near-duplicates.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub near_duplicates: Vec<NearDuplicate>,
