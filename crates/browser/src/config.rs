@@ -1,0 +1,280 @@
+//! [`ChromiumConfig`]: which browser to run, with which profile, and the time
+//! budgets. The environment is read only by [`ChromiumConfig::from_env`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ferret_core::Partition;
+use ferret_core::guard::UrlGuard;
+
+/// The environment variable naming the Chromium executable.
+pub const CHROMIUM_ENV: &str = "FERRET_CHROMIUM";
+/// The environment variable naming a running browser's CDP endpoint.
+pub const CDP_URL_ENV: &str = "FERRET_CDP_URL";
+/// The environment variable naming Ferret's data folder.
+pub const HOME_ENV: &str = "FERRET_HOME";
+/// Where Chromium is looked for when nothing else is said.
+pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
+/// The persistent profile's folder name under the Ferret home.
+pub const PROFILE_DIR_NAME: &str = "browser-profile";
+
+/// Which runtime to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuntimeChoice {
+    /// Launch Chromium from this executable.
+    Managed {
+        /// The executable (never downloaded).
+        executable: PathBuf,
+    },
+    /// Connect to a running browser: `http://host:port` or `ws://…`.
+    Attached {
+        /// The CDP endpoint.
+        endpoint: String,
+    },
+    /// Launch if possible, else attach to `endpoint` (when given).
+    Auto {
+        /// The executable to try first.
+        executable: PathBuf,
+        /// The endpoint to fall back to.
+        endpoint: Option<String>,
+    },
+}
+
+/// Which browser profile a managed runtime uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Profile {
+    /// A fresh temporary profile per launch, deleted at shutdown: the public
+    /// partition, no gate.
+    Ephemeral,
+    /// A profile kept on disk (cookies and logins survive): the login
+    /// partition, refused unless pro mode is on.
+    Persistent {
+        /// The profile folder.
+        dir: PathBuf,
+    },
+}
+
+impl Profile {
+    /// The persistent profile under a Ferret home:
+    /// `<home>/browser-profile`.
+    pub fn persistent_in(home: &Path) -> Self {
+        Profile::Persistent {
+            dir: home.join(PROFILE_DIR_NAME),
+        }
+    }
+}
+
+/// Everything a [`crate::ChromiumRuntime`] needs.
+#[derive(Debug, Clone)]
+pub struct ChromiumConfig {
+    /// Managed, attached or auto.
+    pub runtime: RuntimeChoice,
+    /// The profile a managed browser uses.
+    pub profile: Profile,
+    /// Ferret's data folder (pro-mode state, persistent profile).
+    pub home: PathBuf,
+    /// Run without a window (default). A visible window needs a display.
+    pub headless: bool,
+    /// The URL guard every navigation, API call and subrequest goes through.
+    pub guard: UrlGuard,
+    /// Budget for starting or attaching to the browser.
+    pub launch_timeout: Duration,
+    /// Budget for one CDP call (open a tab, evaluate, click …).
+    pub call_timeout: Duration,
+    /// Budget for loading a page (navigation plus its wait).
+    pub page_load_timeout: Duration,
+    /// Default tab bound of a task space.
+    pub max_tabs: usize,
+    /// Chromium `--host-resolver-rules` (e.g. `MAP example.com 127.0.0.1`),
+    /// for tests that give local pages real-looking names.
+    pub host_resolver_rules: Option<String>,
+    /// More Chromium switches, without leading dashes (`lang=de`,
+    /// `proxy-server=…`).
+    pub extra_args: Vec<String>,
+    /// Window / viewport size.
+    pub window_size: (u32, u32),
+}
+
+impl ChromiumConfig {
+    /// A managed runtime on an ephemeral profile launching `executable`.
+    pub fn managed(executable: impl Into<PathBuf>) -> Self {
+        ChromiumConfig {
+            runtime: RuntimeChoice::Managed {
+                executable: executable.into(),
+            },
+            profile: Profile::Ephemeral,
+            home: default_home(None),
+            headless: true,
+            guard: UrlGuard::new(),
+            launch_timeout: Duration::from_secs(20),
+            call_timeout: Duration::from_secs(10),
+            page_load_timeout: Duration::from_secs(30),
+            max_tabs: crate::TaskSpaceSpec::DEFAULT_MAX_TABS,
+            host_resolver_rules: None,
+            extra_args: Vec::new(),
+            window_size: (1280, 900),
+        }
+    }
+
+    /// An attached runtime reaching `endpoint` (`http://host:port` or
+    /// `ws://…`).
+    pub fn attached(endpoint: impl Into<String>) -> Self {
+        ChromiumConfig {
+            runtime: RuntimeChoice::Attached {
+                endpoint: endpoint.into(),
+            },
+            ..Self::managed(DEFAULT_CHROMIUM)
+        }
+    }
+
+    /// Configuration from the environment: `FERRET_CHROMIUM` (default
+    /// `/usr/bin/chromium`), `FERRET_CDP_URL` (auto falls back to it),
+    /// `FERRET_HOME` (default `~/.local/share/ferret`), and the guard from
+    /// `FERRET_ALLOW_PRIVATE_URLS` / `FERRET_STRICT_SSRF`. For the edges of a
+    /// program only (CLI, examples).
+    pub fn from_env() -> Self {
+        Self::from_env_with(|name| std::env::var(name).ok())
+    }
+
+    /// Like [`ChromiumConfig::from_env`], reading variables through `lookup`.
+    pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let non_empty = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let executable = PathBuf::from(
+            non_empty(CHROMIUM_ENV).unwrap_or_else(|| DEFAULT_CHROMIUM.to_string()),
+        );
+        let endpoint = non_empty(CDP_URL_ENV);
+        let home = default_home(non_empty(HOME_ENV).map(PathBuf::from).or_else(|| {
+            non_empty("HOME").map(|h| PathBuf::from(h).join(".local/share/ferret"))
+        }));
+        let mut config = Self::managed(executable.clone());
+        config.runtime = RuntimeChoice::Auto {
+            executable,
+            endpoint,
+        };
+        config.home = home;
+        config.guard = UrlGuard::from_env_with(&lookup);
+        config
+    }
+
+    /// Use the persistent profile under [`ChromiumConfig::home`] (the login
+    /// partition; needs pro mode).
+    pub fn persistent(mut self) -> Self {
+        self.profile = Profile::persistent_in(&self.home);
+        self
+    }
+
+    /// Set the Ferret home.
+    pub fn home(mut self, home: impl Into<PathBuf>) -> Self {
+        self.home = home.into();
+        self
+    }
+
+    /// Set the URL guard.
+    pub fn guard(mut self, guard: UrlGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// Set `--host-resolver-rules`.
+    pub fn host_resolver_rules(mut self, rules: impl Into<String>) -> Self {
+        self.host_resolver_rules = Some(rules.into());
+        self
+    }
+
+    /// Set the per-call timeout.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Set the page-load timeout.
+    pub fn page_load_timeout(mut self, timeout: Duration) -> Self {
+        self.page_load_timeout = timeout;
+        self
+    }
+
+    /// Set the launch timeout.
+    pub fn launch_timeout(mut self, timeout: Duration) -> Self {
+        self.launch_timeout = timeout;
+        self
+    }
+
+    /// The partition this configuration produces: `login` for a persistent
+    /// profile or any attach, `public` otherwise (auto counts as public until
+    /// it falls back to attaching).
+    pub fn partition(&self) -> Partition {
+        match (&self.runtime, &self.profile) {
+            (RuntimeChoice::Attached { .. }, _) => Partition::Login,
+            (_, Profile::Persistent { .. }) => Partition::Login,
+            _ => Partition::Public,
+        }
+    }
+}
+
+impl Default for ChromiumConfig {
+    fn default() -> Self {
+        Self::managed(DEFAULT_CHROMIUM)
+    }
+}
+
+/// `$FERRET_HOME` as given, else `~/.local/share/ferret`, else a folder in
+/// the temp dir.
+fn default_home(given: Option<PathBuf>) -> PathBuf {
+    given.unwrap_or_else(|| {
+        std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".local/share/ferret"))
+            .unwrap_or_else(|| std::env::temp_dir().join("ferret"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_env_reads_only_the_lookup() {
+        let config = ChromiumConfig::from_env_with(|name| match name {
+            "FERRET_CHROMIUM" => Some("/opt/chrome".into()),
+            "FERRET_CDP_URL" => Some("http://127.0.0.1:9222".into()),
+            "FERRET_HOME" => Some("/data/ferret".into()),
+            _ => None,
+        });
+        assert_eq!(
+            config.runtime,
+            RuntimeChoice::Auto {
+                executable: "/opt/chrome".into(),
+                endpoint: Some("http://127.0.0.1:9222".into())
+            }
+        );
+        assert_eq!(config.home, PathBuf::from("/data/ferret"));
+        assert_eq!(config.partition(), Partition::Public);
+        let p = config.persistent();
+        assert_eq!(
+            p.profile,
+            Profile::Persistent {
+                dir: "/data/ferret/browser-profile".into()
+            }
+        );
+        assert_eq!(p.partition(), Partition::Login);
+    }
+
+    #[test]
+    fn defaults_without_environment() {
+        let config = ChromiumConfig::from_env_with(|name| {
+            (name == "HOME").then(|| "/home/u".to_string())
+        });
+        assert_eq!(
+            config.runtime,
+            RuntimeChoice::Auto {
+                executable: DEFAULT_CHROMIUM.into(),
+                endpoint: None
+            }
+        );
+        assert_eq!(config.home, PathBuf::from("/home/u/.local/share/ferret"));
+        assert!(!config.guard.allows_private());
+        assert_eq!(
+            ChromiumConfig::attached("ws://x").partition(),
+            Partition::Login
+        );
+    }
+}
