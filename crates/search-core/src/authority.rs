@@ -325,8 +325,9 @@ fn suffix_matches(host: &str, suffix: &str) -> bool {
     // `suffix` is e.g. "github.io", "edu", "edu.xx".
     let host_labels: Vec<&str> = host.split('.').collect();
     let suffix_labels: Vec<&str> = suffix.split('.').collect();
-    // Strictly more labels: `*.edu` does not match the bare `edu`.
-    if host_labels.len() <= suffix_labels.len() {
+    // The suffix itself matches too: `www.gov.uk` is canonicalised to
+    // `gov.uk`, which `*.gov.xx` should still cover.
+    if host_labels.len() < suffix_labels.len() {
         return false;
     }
     let tail = &host_labels[host_labels.len() - suffix_labels.len()..];

@@ -127,11 +127,11 @@ pub fn freshness(
 /// Whole days from `date` to `now`; `None` when `date` is more than a day
 /// in the future.
 pub fn age_in_days(date: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
-    let days = (now - date).num_days();
-    if days < -FUTURE_TOLERANCE_DAYS || (now - date) < -Duration::days(FUTURE_TOLERANCE_DAYS) {
+    let age = now - date;
+    if age < -Duration::days(FUTURE_TOLERANCE_DAYS) {
         None
     } else {
-        Some(days.max(0))
+        Some(age.num_days().max(0))
     }
 }
 

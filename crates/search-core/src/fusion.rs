@@ -689,7 +689,7 @@ fn build_result(
     let snippet_tokens = tokens(snippet);
     let (keyword, terms_found) =
         keyword_score(terms, found, &title_tokens, &snippet_tokens, title, snippet);
-    let fingerprint = builder.build(title, &title_tokens, snippet, &snippet_tokens);
+    let fingerprint = builder.build(title, snippet, &snippet_tokens);
 
     let result = SearchResult {
         url: canonical,

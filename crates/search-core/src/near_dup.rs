@@ -6,7 +6,10 @@
 //! ## Fingerprints
 //!
 //! A [`Fingerprint`] is a 64-bit SimHash over the distinct features of the
-//! title and the snippet, each tokenised by [`crate::tokenize::tokens`]:
+//! title (without a trailing site-name segment such as ` | Site` or
+//! ` - Site`, see [`title_without_site_name`], so that a copy on another
+//! site still matches) and the snippet, each tokenised by
+//! [`crate::tokenize::tokens`]:
 //! word 3-shingles (a field with fewer than three words gives one feature
 //! made of all its words) and CJK character bigrams (each bigram token is a
 //! feature). Shingles do not span the title/snippet boundary. Every feature
@@ -103,7 +106,7 @@ pub struct Fingerprint {
 impl Fingerprint {
     /// The fingerprint of a title and a snippet.
     pub fn of(title: &str, snippet: &str) -> Self {
-        FingerprintBuilder::default().build(title, &tokens(title), snippet, &tokens(snippet))
+        FingerprintBuilder::default().build(title, snippet, &tokens(snippet))
     }
 
     /// Whether it qualifies for clustering under `options`.
@@ -125,17 +128,11 @@ pub struct FingerprintBuilder {
 }
 
 impl FingerprintBuilder {
-    /// The fingerprint of a title and snippet already tokenised with
-    /// [`crate::tokenize::tokens`].
-    pub fn build(
-        &mut self,
-        title: &str,
-        title_tokens: &[Token],
-        snippet: &str,
-        snippet_tokens: &[Token],
-    ) -> Fingerprint {
+    /// The fingerprint of a title and a snippet, the snippet already
+    /// tokenised with [`crate::tokenize::tokens`].
+    pub fn build(&mut self, title: &str, snippet: &str, snippet_tokens: &[Token]) -> Fingerprint {
         self.features.clear();
-        self.add_field(title_tokens);
+        self.add_field(&tokens(title_without_site_name(title)));
         self.add_field(snippet_tokens);
         self.features.sort_unstable();
         self.features.dedup();
@@ -250,6 +247,38 @@ fn blocks(threshold: u32) -> Vec<(u32, u64)> {
     out
 }
 
+/// Separators before a site name at the end of a title.
+const SITE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » "];
+
+/// Separators CJK sites write without spaces (`Rust 异步编程_知乎`).
+const CJK_SITE_SEPARATORS: &[char] = &['_', '｜'];
+
+/// Most tokens a trailing segment may have to count as a site name.
+const MAX_SITE_NAME_TOKENS: usize = 4;
+
+/// `title` without a trailing site-name segment: the part after the last
+/// ` | `, ` - `, ` – `, ` — `, ` · `, ` :: ` or ` » ` (in CJK titles also
+/// `_` or `｜` without spaces) when it has at most four tokens and
+/// something is left before it. `Announcing Rust 1.80.0 | Mirror` →
+/// `Announcing Rust 1.80.0`; a title without such a segment is unchanged.
+pub fn title_without_site_name(title: &str) -> &str {
+    let t = title.trim();
+    let mut cut: Option<usize> = SITE_SEPARATORS.iter().filter_map(|sep| t.rfind(sep)).max();
+    if cut.is_none() && crate::tokenize::has_cjk(t) {
+        cut = t.rfind(CJK_SITE_SEPARATORS);
+    }
+    let Some(at) = cut else {
+        return t;
+    };
+    let head = t[..at].trim_end();
+    let tail = t[at..].trim_start_matches(|c: char| !c.is_alphanumeric());
+    let tail_tokens = tokens(tail).len();
+    if head.is_empty() || tail_tokens == 0 || tail_tokens > MAX_SITE_NAME_TOKENS {
+        return t;
+    }
+    head
+}
+
 /// Jaccard similarity of two titles' token sets; two empty titles are 1.0.
 pub fn title_similarity(a: &str, b: &str) -> f64 {
     let sa: HashSet<String> = tokens(a).into_iter().map(Token::into_string).collect();
@@ -285,7 +314,7 @@ pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<Sear
     let mut builder = FingerprintBuilder::default();
     let fps: Vec<Fingerprint> = results
         .iter()
-        .map(|r| builder.build(&r.title, &tokens(&r.title), &r.snippet, &tokens(&r.snippet)))
+        .map(|r| builder.build(&r.title, &r.snippet, &tokens(&r.snippet)))
         .collect();
     cluster_with(results, &fps, options)
 }
