@@ -1,0 +1,461 @@
+//! Constraints from a question (seed 003, agbrowse's research plan): the
+//! facts an answer must establish, each with the terms the evidence ledger
+//! matches fetched text against.
+//!
+//! 1. Split on numbering ("1." "2)" "(3)" "①" "一、") when that yields more
+//!    than one clause of ≥ 4 characters.
+//! 2. Otherwise split on separators (`, ; ，；、` and sentence ends) and
+//!    conjunctions — English *and, or, while, but also, as well as*;
+//!    Chinese 并且 而且 以及 同时 和 与 或 (not inside words such as 和平,
+//!    参与); Korean 그리고 또는 동시에 모두 이며 이고 and the particles 와/과
+//!    at the end of a word of three or more syllables (so 사과, 결과 stay).
+//!    A piece shorter than 4 characters is joined to its neighbour instead
+//!    of being dropped ("Bun 和 Deno 的区别" stays one clause).
+//! 3. Clauses of ≥ 4 characters; at most 8 constraints, further clauses
+//!    become facets. With no clause, the whole question is the constraint.
+//! 4. Terms: tokens of ≥ 2 characters (CJK as bigrams, via
+//!    [`crate::tokenize`]) minus stopwords ([`super::stopwords`]).
+//! 5. A clause marked optional ("ideally", "最好", "가능하면") is not
+//!    mandatory.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::tokenize::{Token, is_cjk, tokens};
+
+use super::comparison::korean_particle;
+use super::stopwords::{PARTICLE_WORDS, clean_cjk, is_stopword};
+use super::{Constraint, MAX_CONSTRAINTS, MIN_CLAUSE_CHARS};
+
+/// English conjunctions that separate clauses (whole words).
+pub const EN_CONJUNCTIONS: &[&str] = &["and", "or", "while", "but also", "as well as"];
+/// Chinese conjunctions that separate clauses.
+pub const ZH_CONJUNCTIONS: &[&str] = &["并且", "而且", "以及", "同时", "和", "与", "或", "或者"];
+/// Korean conjunctions that separate clauses (seed 003).
+pub const KO_CONJUNCTIONS: &[&str] = &["그리고", "또는", "동시에", "모두", "이며", "이고"];
+/// Characters that separate clauses.
+pub const SEPARATOR_CHARS: &[char] = &[',', ';', '，', '；', '、', '。', '！', '？', '\n'];
+/// Words that make a clause optional.
+pub const OPTIONAL_MARKERS: &[&str] = &[
+    "optional",
+    "optionally",
+    "preferably",
+    "ideally",
+    "if possible",
+    "nice to have",
+    "bonus",
+    "最好",
+    "可选",
+    "如果可能",
+    "尽量",
+    "가능하면",
+    "선택",
+];
+/// Korean clause openers trimmed from a clause (seed 003).
+const KO_LEADING: &[&str] = &["중 ", "에서 ", "의 "];
+
+/// What [`extract`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extraction {
+    /// At most [`MAX_CONSTRAINTS`] constraints.
+    pub constraints: Vec<Constraint>,
+    /// Further clauses, and dates or quoted titles of a one-clause question.
+    pub facets: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Conj {
+    Latin,
+    Cjk,
+    Keep,
+}
+
+struct ConjMatcher {
+    automaton: Option<AhoCorasick>,
+    kinds: Vec<Conj>,
+}
+
+fn conjunctions() -> &'static ConjMatcher {
+    static MATCHER: OnceLock<ConjMatcher> = OnceLock::new();
+    MATCHER.get_or_init(|| {
+        let mut texts: Vec<&str> = Vec::new();
+        let mut kinds = Vec::new();
+        for w in PARTICLE_WORDS {
+            texts.push(w);
+            kinds.push(Conj::Keep);
+        }
+        for w in EN_CONJUNCTIONS {
+            texts.push(w);
+            kinds.push(Conj::Latin);
+        }
+        for w in ZH_CONJUNCTIONS.iter().chain(KO_CONJUNCTIONS) {
+            texts.push(w);
+            kinds.push(Conj::Cjk);
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&texts)
+            .ok();
+        ConjMatcher { automaton, kinds }
+    })
+}
+
+fn is_latin_word_char(c: char) -> bool {
+    (c.is_alphanumeric() && !is_cjk(c)) || c == '_'
+}
+
+fn whole_word(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    !before.is_some_and(is_latin_word_char) && !after.is_some_and(is_latin_word_char)
+}
+
+/// Byte spans to cut at: separators, conjunctions, Korean particles.
+fn cut_points(text: &str) -> Vec<(usize, usize)> {
+    let mut cuts = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|(_, n)| *n);
+        let sentence_end =
+            matches!(c, '.' | '?' | '!') && next.is_none_or(char::is_whitespace) && i > 0;
+        if SEPARATOR_CHARS.contains(&c) || sentence_end {
+            cuts.push((i, i + c.len_utf8()));
+        }
+    }
+    let m = conjunctions();
+    if let Some(ac) = &m.automaton {
+        for found in ac.find_iter(text) {
+            let (s, e) = (found.start(), found.end());
+            let keep = match m.kinds[found.pattern().as_usize()] {
+                Conj::Keep => false,
+                Conj::Latin => whole_word(text, s, e),
+                Conj::Cjk => true,
+            };
+            if keep {
+                cuts.push((s, e));
+            }
+        }
+    }
+    let mut offset = 0;
+    while offset < text.len() {
+        match korean_particle(&text[offset..]) {
+            Some((s, e)) => {
+                cuts.push((offset + s, offset + e));
+                offset += e;
+            }
+            None => break,
+        }
+    }
+    cuts.sort_unstable();
+    cuts
+}
+
+/// Pieces between cut points, as byte ranges.
+fn pieces_between(text: &str, cuts: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for &(s, e) in cuts {
+        if s < at {
+            continue;
+        }
+        pieces.push((at, s));
+        at = e;
+    }
+    pieces.push((at, text.len()));
+    pieces
+}
+
+/// A numbering marker starting at byte `i`: its length in bytes.
+fn marker_len(text: &str, i: usize) -> Option<usize> {
+    let rest = &text[i..];
+    let mut chars = rest.char_indices();
+    let (_, first) = chars.next()?;
+    if matches!(first as u32, 0x2460..=0x2473) {
+        return Some(first.len_utf8());
+    }
+    if matches!(first, '(' | '（') {
+        let digits: usize = rest[first.len_utf8()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        if (1..=2).contains(&digits) {
+            let after = first.len_utf8() + digits;
+            let close = rest[after..].chars().next()?;
+            if matches!(close, ')' | '）') {
+                return Some(after + close.len_utf8());
+            }
+        }
+        return None;
+    }
+    if first.is_ascii_digit() {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        if digits > 2 {
+            return None;
+        }
+        let punct = rest[digits..].chars().next()?;
+        let after = rest[digits + punct.len_utf8()..].chars().next();
+        return match punct {
+            '.' if !after.is_some_and(|c| c.is_ascii_digit()) => Some(digits + 1),
+            ')' | '、' => Some(digits + punct.len_utf8()),
+            _ => None,
+        };
+    }
+    const CN_DIGITS: &str = "一二三四五六七八九十";
+    if CN_DIGITS.contains(first) {
+        let n: usize = rest
+            .chars()
+            .take_while(|c| CN_DIGITS.contains(*c))
+            .map(char::len_utf8)
+            .sum();
+        if rest[n..].starts_with('、') {
+            return Some(n + '、'.len_utf8());
+        }
+    }
+    None
+}
+
+/// Pieces between numbering markers (a marker must open the text or follow
+/// whitespace or a colon).
+fn numbered_pieces(text: &str) -> Vec<(usize, usize)> {
+    let mut markers = Vec::new();
+    let mut prev: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        let opens = prev.is_none_or(|p| p.is_whitespace() || matches!(p, ':' | '：'));
+        if opens {
+            if let Some(len) = marker_len(text, i) {
+                markers.push((i, i + len));
+            }
+        }
+        prev = Some(c);
+    }
+    if markers.is_empty() {
+        return Vec::new();
+    }
+    pieces_between(text, &markers)
+}
+
+fn is_clause_edge(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            ',' | ';'
+                | ':'
+                | '.'
+                | '?'
+                | '!'
+                | '，'
+                | '；'
+                | '：'
+                | '。'
+                | '？'
+                | '！'
+                | '、'
+                | '-'
+        )
+}
+
+fn trim_clause(text: &str) -> &str {
+    let mut s = text.trim_matches(is_clause_edge);
+    for lead in KO_LEADING {
+        if let Some(rest) = s.strip_prefix(lead) {
+            s = rest.trim_start_matches(is_clause_edge);
+        }
+    }
+    s
+}
+
+fn char_len(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The clauses of `question`, in order (not yet capped).
+pub fn clauses(question: &str) -> Vec<String> {
+    let numbered: Vec<&str> = numbered_pieces(question)
+        .into_iter()
+        .map(|(s, e)| trim_clause(&question[s..e]))
+        .filter(|c| char_len(c) >= MIN_CLAUSE_CHARS)
+        .collect();
+    if numbered.len() > 1 {
+        return numbered.into_iter().map(str::to_string).collect();
+    }
+    let pieces = pieces_between(question, &cut_points(question));
+    // Join short pieces to their neighbour rather than dropping them.
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    let mut pending: Option<usize> = None;
+    for (s, e) in pieces {
+        let start = pending.unwrap_or(s);
+        if char_len(trim_clause(&question[start..e])) < MIN_CLAUSE_CHARS {
+            pending = Some(start);
+            continue;
+        }
+        merged.push((start, e));
+        pending = None;
+    }
+    if let Some(start) = pending {
+        match merged.last_mut() {
+            Some(last) if char_len(trim_clause(&question[start..])) > 0 => last.1 = question.len(),
+            _ => merged.push((start, question.len())),
+        }
+    }
+    let out: Vec<String> = merged
+        .into_iter()
+        .map(|(s, e)| trim_clause(&question[s..e]))
+        .filter(|c| char_len(c) >= MIN_CLAUSE_CHARS)
+        .map(str::to_string)
+        .collect();
+    if out.is_empty() {
+        let whole = trim_clause(question);
+        if whole.is_empty() {
+            return Vec::new();
+        }
+        return vec![whole.to_string()];
+    }
+    out
+}
+
+/// Matching terms of `text`: tokens of ≥ 2 characters minus stopwords; CJK
+/// as bigrams after function words are cut out.
+pub fn terms(text: &str) -> Vec<String> {
+    let cleaned = clean_cjk(text);
+    let mut out: Vec<String> = Vec::new();
+    for t in tokens(&cleaned) {
+        let s = t.as_str();
+        let long_enough = match &t {
+            Token::Word(w) => w.chars().count() >= 2,
+            Token::Cjk(c) => c.chars().count() >= 2,
+        };
+        if long_enough && !is_stopword(s) && !out.iter().any(|o| o == s) {
+            out.push(t.into_string());
+        }
+    }
+    out
+}
+
+fn is_optional(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    OPTIONAL_MARKERS.iter().any(|m| {
+        if m.is_ascii() {
+            lower
+                .match_indices(m)
+                .any(|(i, _)| whole_word(&lower, i, i + m.len()))
+        } else {
+            lower.contains(m)
+        }
+    })
+}
+
+/// Four-digit years (1000–2099, with a trailing 年/년 or "s" kept) and
+/// quoted titles in `text`.
+pub fn facets_of(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: &str| {
+        let s = s.trim();
+        if !s.is_empty() && !out.iter().any(|o| o == s) {
+            out.push(s.to_string());
+        }
+    };
+    for (y, _) in years(text) {
+        push(y);
+    }
+    const QUOTES: &[(char, char)] = &[
+        ('"', '"'),
+        ('“', '”'),
+        ('「', '」'),
+        ('『', '』'),
+        ('《', '》'),
+    ];
+    for &(open, close) in QUOTES {
+        let mut rest = text;
+        while let Some(i) = rest.find(open) {
+            let after = &rest[i + open.len_utf8()..];
+            let Some(j) = after.find(close) else { break };
+            let inner = &after[..j];
+            if (2..=80).contains(&char_len(inner)) {
+                push(inner);
+            }
+            rest = &after[j + close.len_utf8()..];
+        }
+    }
+    out.truncate(MAX_CONSTRAINTS);
+    out
+}
+
+/// Years in `text` (1000–2099) with an optional 年/년/s suffix, and their
+/// byte offsets.
+pub fn years(text: &str) -> Vec<(&str, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 4 <= bytes.len() {
+        let window = &bytes[i..i + 4];
+        let digits = window.iter().all(u8::is_ascii_digit);
+        let before_ok = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        let after_ok = bytes.get(i + 4).is_none_or(|b| !b.is_ascii_digit());
+        if digits && before_ok && after_ok && matches!(window[0], b'1' | b'2') {
+            let year: u32 = window
+                .iter()
+                .fold(0, |acc, d| acc * 10 + u32::from(d - b'0'));
+            if (1000..=2099).contains(&year) {
+                let rest = &text[i + 4..];
+                let suffix = ['年', '년', 's']
+                    .iter()
+                    .find(|s| rest.starts_with(**s))
+                    .map_or(0, |s| s.len_utf8());
+                out.push((&text[i..i + 4 + suffix], i));
+                i += 4 + suffix;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The constraints and facets of `question`.
+pub fn extract(question: &str) -> Extraction {
+    let all = clauses(question);
+    let single = all.len() == 1;
+    let mut constraints = Vec::new();
+    let mut facets = Vec::new();
+    for (i, text) in all.into_iter().enumerate() {
+        if i >= MAX_CONSTRAINTS {
+            facets.push(text);
+            continue;
+        }
+        constraints.push(Constraint {
+            id: format!("c{}", i + 1),
+            terms: terms(&text),
+            mandatory: !is_optional(&text),
+            text,
+        });
+    }
+    if single {
+        facets.extend(facets_of(question));
+    }
+    Extraction {
+        constraints,
+        facets,
+    }
+}
+
+/// The length agbrowse ranks anchors by: letters and digits, with single
+/// spaces between runs.
+fn match_len(text: &str) -> usize {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.chars().count() + 1)
+        .sum::<usize>()
+        .saturating_sub(1)
+}
+
+/// The anchor: the longest mandatory constraint (any constraint when none
+/// is mandatory), the earliest on a tie.
+pub fn anchor(constraints: &[Constraint]) -> Option<String> {
+    constraints
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, c)| (c.mandatory, match_len(&c.text), std::cmp::Reverse(*i)))
+        .map(|(_, c)| c.id.clone())
+}

@@ -1,0 +1,413 @@
+//! Sub-query expansion (seed 001, Phase 2): the per-intent templates (a
+//! data table) and the rules that apply them.
+//!
+//! Order of the sub-queries, before deduplication and the cap:
+//!
+//! 1. the original query;
+//! 2. for a Chinese query, its English variant from the glossary (skipped
+//!    for a comparison whose sides were found: the English "A vs B" stands
+//!    in for it);
+//! 3. the intent's templates, filled with the *topic* (the query without
+//!    its signal words), in English when the topic has an English form
+//!    (synonyms expanded), otherwise with the Chinese templates;
+//! 4. the original query with technical synonyms expanded.
+//!
+//! Duplicates (case-insensitive) are removed; sub-queries over the cap are
+//! reported as [`PlanDrop`]s.
+
+use crate::intent::Classification;
+use crate::query::Intent;
+use crate::tokenize::is_cjk;
+
+use super::stopwords::{self, CJK_PARTICLES, CJK_STOPWORDS, PARTICLE_WORDS};
+use super::{
+    DroppedKind, PlanDrop, PlanOptions, SubQuery, SubQueryPurpose, comparison, glossary,
+    language_of, synonyms,
+};
+
+/// One template: `{topic}` is the topic, `{year}` the current year.
+pub type Template = (&'static str, SubQueryPurpose);
+
+/// The templates of one intent, in English and in Chinese.
+#[derive(Debug, Clone, Copy)]
+pub struct IntentTemplates {
+    /// The intent.
+    pub intent: Intent,
+    /// Templates used when the topic has an English form.
+    pub en: &'static [Template],
+    /// Templates used for a Chinese topic the glossary cannot translate.
+    pub zh: &'static [Template],
+}
+
+/// The per-intent expansion table. Comparison's entries are its fallback
+/// when the two sides cannot be found; see [`COMPARISON_SPLIT_EN`].
+pub const TEMPLATES: &[IntentTemplates] = &[
+    IntentTemplates {
+        intent: Intent::Factual,
+        en: &[
+            ("{topic} definition", SubQueryPurpose::Definition),
+            ("{topic} explained overview", SubQueryPurpose::Explained),
+        ],
+        zh: &[
+            ("{topic} 是什么 定义", SubQueryPurpose::Definition),
+            ("{topic} 详解", SubQueryPurpose::Explained),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::Status,
+        en: &[
+            ("{topic} latest {year}", SubQueryPurpose::Latest),
+            ("{topic} update release", SubQueryPurpose::Update),
+        ],
+        zh: &[
+            ("{topic} 最新进展 {year}", SubQueryPurpose::Latest),
+            ("{topic} 更新 发布", SubQueryPurpose::Update),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::Comparison,
+        en: &[
+            ("{topic} comparison", SubQueryPurpose::HeadToHead),
+            ("{topic} pros and cons", SubQueryPurpose::Advantages),
+        ],
+        zh: &[
+            ("{topic} 对比", SubQueryPurpose::HeadToHead),
+            ("{topic} 优缺点", SubQueryPurpose::Advantages),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::Tutorial,
+        en: &[
+            ("{topic} tutorial", SubQueryPurpose::Tutorial),
+            ("{topic} guide step by step", SubQueryPurpose::Guide),
+        ],
+        zh: &[
+            ("{topic} 教程", SubQueryPurpose::Tutorial),
+            ("{topic} 入门 指南 步骤", SubQueryPurpose::Guide),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::Exploratory,
+        en: &[
+            ("{topic} overview", SubQueryPurpose::Overview),
+            ("{topic} ecosystem", SubQueryPurpose::Ecosystem),
+            ("{topic} use cases", SubQueryPurpose::UseCases),
+        ],
+        zh: &[
+            ("{topic} 概述", SubQueryPurpose::Overview),
+            ("{topic} 生态", SubQueryPurpose::Ecosystem),
+            ("{topic} 应用场景", SubQueryPurpose::UseCases),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::News,
+        en: &[
+            ("{topic} news this week {year}", SubQueryPurpose::News),
+            ("{topic} announcement latest", SubQueryPurpose::Announcement),
+        ],
+        zh: &[
+            ("{topic} 新闻 本周 {year}", SubQueryPurpose::News),
+            ("{topic} 最新消息", SubQueryPurpose::Announcement),
+        ],
+    },
+    IntentTemplates {
+        intent: Intent::Resource,
+        en: &[
+            (
+                "{topic} official documentation",
+                SubQueryPurpose::Documentation,
+            ),
+            ("{topic} github", SubQueryPurpose::Repository),
+        ],
+        zh: &[
+            ("{topic} 官方文档", SubQueryPurpose::Documentation),
+            ("{topic} github", SubQueryPurpose::Repository),
+        ],
+    },
+];
+
+/// A comparison split three ways (seed 001): the head-to-head query, then
+/// one `{side}` query per side. English.
+pub const COMPARISON_SPLIT_EN: [Template; 2] = [
+    ("{sides}", SubQueryPurpose::HeadToHead),
+    ("{side} advantages features", SubQueryPurpose::Advantages),
+];
+
+/// The Chinese comparison split, for sides the glossary cannot translate.
+pub const COMPARISON_SPLIT_ZH: [Template; 2] = [
+    ("{sides}", SubQueryPurpose::HeadToHead),
+    ("{side} 优势 特点", SubQueryPurpose::Advantages),
+];
+
+/// The templates row of `intent`.
+pub fn templates(intent: Intent) -> &'static IntentTemplates {
+    TEMPLATES
+        .iter()
+        .find(|t| t.intent == intent)
+        .unwrap_or(&TEMPLATES[4])
+}
+
+/// What [`sub_queries`] planned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expansion {
+    /// The query without its signal words.
+    pub topic: String,
+    /// The sub-queries, capped.
+    pub sub_queries: Vec<SubQuery>,
+    /// The sides of a comparison.
+    pub rivals: Vec<String>,
+    /// Sub-queries over the cap.
+    pub dropped: Vec<PlanDrop>,
+}
+
+/// `text[range]` with every span in `spans` (byte ranges into `text`)
+/// replaced by a space.
+pub(crate) fn mask_spans(text: &str, range: (usize, usize), spans: &[(usize, usize)]) -> String {
+    let (start, end) = range;
+    let mut out = String::with_capacity(end.saturating_sub(start));
+    let mut at = start;
+    let mut sorted: Vec<(usize, usize)> = spans
+        .iter()
+        .copied()
+        .filter(|&(s, e)| s < end && e > start)
+        .collect();
+    sorted.sort_unstable();
+    for (s, e) in sorted {
+        let s = s.max(start);
+        let e = e.min(end);
+        if s > at {
+            out.push_str(&text[at..s]);
+        }
+        if e > at {
+            out.push(' ');
+            at = e;
+        }
+    }
+    if at < end {
+        out.push_str(&text[at..end]);
+    }
+    out
+}
+
+/// Latin words that are fillers at the edge of a topic or a comparison side.
+const EDGE_FILLERS: &[&str] = &[
+    "use", "using", "choose", "pick", "prefer", "better", "best", "learn", "vs",
+];
+
+/// Chinese fillers at the edge of a topic or a comparison side.
+const CJK_EDGE_FILLERS: &[&str] = &["有什么", "有何", "哪个", "应该", "该", "选", "用", "学"];
+
+fn is_edge_punct(c: char) -> bool {
+    c.is_whitespace()
+        || (c.is_ascii_punctuation() && !matches!(c, '#' | '+' | '"' | '\''))
+        || matches!(
+            c,
+            '，' | '。' | '？' | '！' | '：' | '；' | '、' | '（' | '）' | '…' | '·'
+        )
+}
+
+/// Trim punctuation, stopwords and fillers from both ends of `text`, and
+/// collapse whitespace.
+pub(crate) fn trim_edges(text: &str) -> String {
+    let mut s = text.trim_matches(is_edge_punct);
+    loop {
+        let before = s.len();
+        // Leading Latin word.
+        let first_end = s
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+            .unwrap_or(s.len());
+        if first_end > 0 {
+            let w = &s[..first_end];
+            if stopwords::is_stopword(w) || EDGE_FILLERS.iter().any(|f| f.eq_ignore_ascii_case(w)) {
+                s = s[first_end..].trim_start_matches(is_edge_punct);
+            }
+        }
+        // Trailing Latin word.
+        let last_start = s
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+            .map_or(0, |i| i + s[i..].chars().next().map_or(1, char::len_utf8));
+        if last_start < s.len() {
+            let w = &s[last_start..];
+            if stopwords::is_stopword(w) || EDGE_FILLERS.iter().any(|f| f.eq_ignore_ascii_case(w)) {
+                s = s[..last_start].trim_end_matches(is_edge_punct);
+            }
+        }
+        // CJK function words at either end, unless part of a real word.
+        for w in CJK_STOPWORDS
+            .iter()
+            .chain(CJK_PARTICLES)
+            .chain(CJK_EDGE_FILLERS)
+        {
+            if s.starts_with(w) && !PARTICLE_WORDS.iter().any(|k| s.starts_with(k)) {
+                s = s[w.len()..].trim_start_matches(is_edge_punct);
+            }
+            if s.ends_with(w) && !PARTICLE_WORDS.iter().any(|k| s.ends_with(k)) {
+                s = s[..s.len() - w.len()].trim_end_matches(is_edge_punct);
+            }
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The query without its signal words and window cues: what it is about.
+/// Falls back to the whole query when nothing is left.
+pub fn topic(query: &str, classification: &Classification) -> String {
+    let spans: Vec<(usize, usize)> = classification
+        .signals
+        .iter()
+        .map(|s| (s.start, s.end))
+        .chain(classification.windows.iter().map(|w| (w.start, w.end)))
+        .collect();
+    let t = trim_edges(&mask_spans(query, (0, query.len()), &spans));
+    if t.chars().any(char::is_alphanumeric) {
+        t
+    } else {
+        trim_edges(query)
+    }
+}
+
+/// The English form of `text`: itself with synonyms expanded when it has no
+/// CJK, its glossary translation (synonyms expanded) when that is complete.
+pub(crate) fn english_form(text: &str) -> Option<String> {
+    if !text.chars().any(is_cjk) {
+        return Some(synonyms::expand(text).into_owned());
+    }
+    glossary::english_variant(text).map(|t| synonyms::expand(&t).into_owned())
+}
+
+fn has_han_only_cjk(text: &str) -> bool {
+    matches!(language_of(text), Some("zh"))
+}
+
+struct SubQueryList {
+    cap: usize,
+    query_has_cjk: bool,
+    items: Vec<SubQuery>,
+    keys: Vec<String>,
+    dropped: Vec<PlanDrop>,
+}
+
+impl SubQueryList {
+    fn push(&mut self, text: &str, purpose: SubQueryPurpose) {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            return;
+        }
+        let key = text.to_lowercase();
+        if self.keys.contains(&key) {
+            return;
+        }
+        self.keys.push(key);
+        if self.items.len() >= self.cap {
+            self.dropped.push(PlanDrop {
+                kind: DroppedKind::SubQuery,
+                text,
+                reason: format!("over the sub-query cap of {}", self.cap),
+            });
+            return;
+        }
+        let lang = if text.chars().any(is_cjk) {
+            language_of(&text)
+        } else if self.query_has_cjk {
+            Some("en")
+        } else {
+            None
+        };
+        self.items.push(SubQuery {
+            text,
+            purpose,
+            lang: lang.map(str::to_string),
+        });
+    }
+}
+
+fn fill(template: &str, topic: &str, year: i32) -> String {
+    let year_text = year.to_string();
+    let year_fill = if topic.contains(&year_text) {
+        ""
+    } else {
+        year_text.as_str()
+    };
+    template
+        .replace("{topic}", topic)
+        .replace("{year}", year_fill)
+}
+
+/// Plan the sub-queries of `query` for `intent`.
+pub fn sub_queries(
+    query: &str,
+    intent: Intent,
+    classification: &Classification,
+    options: &PlanOptions,
+) -> Expansion {
+    let query_has_cjk = query.chars().any(is_cjk);
+    let mut list = SubQueryList {
+        cap: options.max_sub_queries.max(1),
+        query_has_cjk,
+        items: Vec::new(),
+        keys: Vec::new(),
+        dropped: Vec::new(),
+    };
+    let year = options.year();
+    let topic = topic(query, classification);
+
+    list.push(query, SubQueryPurpose::Original);
+
+    let sides = if intent == Intent::Comparison {
+        comparison::sides(query, classification)
+    } else {
+        Vec::new()
+    };
+
+    if options.english_variant && query_has_cjk && sides.len() < 2 {
+        if let Some(en) = glossary::english_variant(query) {
+            list.push(&synonyms::expand(&en), SubQueryPurpose::Translation);
+        }
+    }
+
+    if sides.len() >= 2 {
+        let english: Option<Vec<String>> = sides.iter().map(|s| english_form(s)).collect();
+        let (forms, split) = match english {
+            Some(forms) => (forms, &COMPARISON_SPLIT_EN),
+            None => (
+                sides
+                    .iter()
+                    .map(|s| synonyms::expand(s).into_owned())
+                    .collect(),
+                &COMPARISON_SPLIT_ZH,
+            ),
+        };
+        list.push(
+            &split[0].0.replace("{sides}", &forms.join(" vs ")),
+            split[0].1,
+        );
+        for side in &forms {
+            list.push(&split[1].0.replace("{side}", side), split[1].1);
+        }
+    } else {
+        let row = templates(intent);
+        let (base, table) = match english_form(&topic) {
+            Some(en) => (en, row.en),
+            None if has_han_only_cjk(&topic) => (synonyms::expand(&topic).into_owned(), row.zh),
+            None => (synonyms::expand(&topic).into_owned(), row.en),
+        };
+        for (template, purpose) in table {
+            list.push(&fill(template, &base, year), *purpose);
+        }
+    }
+
+    let expanded = synonyms::expand(query);
+    if expanded != query {
+        list.push(&expanded, SubQueryPurpose::Synonyms);
+    }
+
+    Expansion {
+        topic,
+        sub_queries: list.items,
+        rivals: sides,
+        dropped: list.dropped,
+    }
+}

@@ -1,0 +1,533 @@
+//! Focused queries for the research step (seed 003): short keyword queries
+//! built from the question's anchor terms, at most
+//! [`MAX_FOCUSED_QUERIES`] of at most [`MAX_FOCUSED_TERMS`] terms.
+//!
+//! In planning order:
+//!
+//! - `discovery`: the anchor terms (+ source and date terms);
+//! - `verification` (two or more constraints): a few anchor terms plus the
+//!   other constraints' terms;
+//! - `source-restricted-discovery` when the question asks for official
+//!   sources, else `original-source-verification` when it asks for the
+//!   original;
+//! - `era-sweep` when it asks for an origin ("first", "最早", "원조") or
+//!   names a decade or century, to beat recency bias;
+//! - `disconfirm`: look for a different answer (or, for an explicit claim,
+//!   a refutation), against confirmation bias.
+//!
+//! When the question has a claim to check (a claim word, a yes/no question,
+//! or two or more constraints), the disconfirm query always keeps a slot.
+
+use crate::tokenize::is_cjk;
+
+use super::constraints::years;
+use super::stopwords::{clean_cjk, is_stopword};
+use super::{
+    Constraint, DroppedKind, FocusedPurpose, FocusedQuery, MAX_FOCUSED_QUERIES, MAX_FOCUSED_TERMS,
+    PlanDrop, language_of,
+};
+
+/// Terms in the question's language: English, Chinese, Korean.
+#[derive(Debug, Clone, Copy)]
+pub struct LangTerms {
+    /// English.
+    pub en: &'static [&'static str],
+    /// Chinese.
+    pub zh: &'static [&'static str],
+    /// Korean.
+    pub ko: &'static [&'static str],
+}
+
+impl LangTerms {
+    fn pick(&self, lang: &str) -> &'static [&'static str] {
+        match lang {
+            "zh" => self.zh,
+            "ko" => self.ko,
+            _ => self.en,
+        }
+    }
+}
+
+/// Kinds of source a question can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceHint {
+    /// Official sites and announcements.
+    Official,
+    /// Papers and journals.
+    Academic,
+    /// The original (primary) source.
+    Original,
+    /// An encyclopedia.
+    Encyclopedia,
+}
+
+/// The words that reveal each source hint, and the terms it adds.
+pub const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
+    (
+        SourceHint::Official,
+        &[
+            "official",
+            "government",
+            "press release",
+            "官方",
+            "官网",
+            "政府",
+            "公告",
+            "공식",
+            "공지사항",
+            "公式",
+        ],
+        LangTerms {
+            en: &["official"],
+            zh: &["官方"],
+            ko: &["공식", "공지사항"],
+        },
+    ),
+    (
+        SourceHint::Academic,
+        &[
+            "paper", "papers", "journal", "study", "arxiv", "scholar", "论文", "学术", "期刊",
+            "논문", "학술",
+        ],
+        LangTerms {
+            en: &["paper"],
+            zh: &["论文"],
+            ko: &["논문", "학술"],
+        },
+    ),
+    (
+        SourceHint::Original,
+        &[
+            "original",
+            "primary source",
+            "first published",
+            "originally",
+            "原文",
+            "出处",
+            "原始",
+            "원문",
+            "출처",
+        ],
+        LangTerms {
+            en: &["original", "source"],
+            zh: &["原文", "出处"],
+            ko: &["원문"],
+        },
+    ),
+    (
+        SourceHint::Encyclopedia,
+        &[
+            "wikipedia",
+            "encyclopedia",
+            "维基百科",
+            "百科",
+            "나무위키",
+            "위키백과",
+        ],
+        LangTerms {
+            en: &["wikipedia"],
+            zh: &["百科"],
+            ko: &["나무위키"],
+        },
+    ),
+];
+
+/// Words that mark a claim to check.
+pub const CLAIM_CUES: &[&str] = &[
+    "is it true",
+    "true that",
+    "claim",
+    "claims",
+    "claimed",
+    "verify",
+    "fact check",
+    "fact-check",
+    "really",
+    "actually",
+    "confirm",
+    "whether",
+    "rumor",
+    "rumour",
+    "allegedly",
+    "supposedly",
+    "hoax",
+    "myth",
+    "是否",
+    "是不是",
+    "真的",
+    "真假",
+    "属实",
+    "确认",
+    "核实",
+    "据说",
+    "传闻",
+    "谣言",
+    "声称",
+    "확인",
+    "사실",
+    "맞는지",
+    "진짜",
+    "루머",
+];
+
+/// Words that mark an explicit claim (then the disconfirm query looks for a
+/// refutation rather than a different answer).
+pub const EXPLICIT_CLAIM_CUES: &[&str] = &[
+    "is it true",
+    "true that",
+    "claim",
+    "claims",
+    "claimed",
+    "fact check",
+    "fact-check",
+    "rumor",
+    "rumour",
+    "allegedly",
+    "supposedly",
+    "hoax",
+    "myth",
+    "真的",
+    "真假",
+    "属实",
+    "据说",
+    "传闻",
+    "谣言",
+    "声称",
+    "사실",
+    "진짜",
+    "루머",
+];
+
+/// First words of a yes/no question.
+pub const YES_NO_STARTS: &[&str] = &[
+    "is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "could", "will",
+    "would", "should",
+];
+
+/// Words that ask for an origin (seed 003's era sweep, extended).
+pub const ERA_MARKERS: &[&str] = &[
+    "origin",
+    "origins",
+    "first",
+    "earliest",
+    "invented",
+    "inventor",
+    "coined",
+    "meme",
+    "trend",
+    "history of",
+    "最早",
+    "起源",
+    "首次",
+    "最初",
+    "由来",
+    "鼻祖",
+    "首个",
+    "第一个",
+    "流行语",
+    "梗",
+    "年代",
+    "世纪",
+    "원조",
+    "최초",
+    "시초",
+    "유래",
+    "기원",
+    "밈",
+    "유행",
+    "짤",
+    "세기",
+    "년대",
+];
+
+/// Terms an era sweep adds.
+pub const ERA_TERMS: LangTerms = LangTerms {
+    en: &["origin", "first"],
+    zh: &["起源", "最早"],
+    ko: &["원조", "최초"],
+};
+
+/// Terms a disconfirm query adds to look for a different answer (seed
+/// 003: 아닌 다른 비교).
+pub const DISCONFIRM_ENTITY: LangTerms = LangTerms {
+    en: &["not", "other", "different"],
+    zh: &["不是", "其他", "对比"],
+    ko: &["아닌", "다른", "비교"],
+};
+
+/// Terms a disconfirm query adds to look for a refutation of a claim.
+pub const DISCONFIRM_CLAIM: LangTerms = LangTerms {
+    en: &["false", "debunked", "myth"],
+    zh: &["辟谣", "不实", "假的"],
+    ko: &["사실무근", "반박", "아닌"],
+};
+
+/// What [`plan`] produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Research {
+    /// At most [`MAX_FOCUSED_QUERIES`] focused queries.
+    pub queries: Vec<FocusedQuery>,
+    /// Every disconfirm query planned.
+    pub disconfirm: Vec<String>,
+    /// Whether the question has a claim to check.
+    pub has_claim: bool,
+    /// Focused queries over the cap.
+    pub dropped: Vec<PlanDrop>,
+}
+
+fn contains_cue(lower: &str, cue: &str) -> bool {
+    if !cue.is_ascii() {
+        return lower.contains(cue);
+    }
+    lower.match_indices(cue).any(|(i, _)| {
+        let before = lower[..i].chars().next_back();
+        let after = lower[i + cue.len()..].chars().next();
+        let word = |c: char| c.is_alphanumeric() && !is_cjk(c);
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+fn any_cue(lower: &str, cues: &[&str]) -> bool {
+    cues.iter().any(|c| contains_cue(lower, c))
+}
+
+/// Surface terms of `text` for a keyword query: words (case kept) and CJK
+/// runs with function words cut out, ≥ 2 characters, minus stopwords.
+pub fn surface_terms(text: &str) -> Vec<String> {
+    let cleaned = clean_cjk(text);
+    let mut out: Vec<String> = Vec::new();
+    let keep = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | ':' | '+' | '#');
+    let mut push = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, '.' | '-' | ':' | '_'));
+        if w.chars().count() >= 2
+            && !is_stopword(w)
+            && !out.iter().any(|o| o.eq_ignore_ascii_case(w))
+        {
+            out.push(w.to_string());
+        }
+    };
+    let mut start: Option<usize> = None;
+    let mut prev_cjk = false;
+    for (i, c) in cleaned.char_indices() {
+        let cjk = is_cjk(c);
+        if keep(c) {
+            match start {
+                Some(s) if cjk != prev_cjk => {
+                    push(&cleaned[s..i]);
+                    start = Some(i);
+                }
+                Some(_) => {}
+                None => start = Some(i),
+            }
+            prev_cjk = cjk;
+        } else if let Some(s) = start.take() {
+            push(&cleaned[s..i]);
+        }
+    }
+    if let Some(s) = start {
+        push(&cleaned[s..]);
+    }
+    out
+}
+
+/// agbrowse's anchor terms: the question's rarer surface terms (≥ 3
+/// characters, or with a capital or digit, or a CJK word), first 8.
+pub fn anchor_terms(question: &str) -> Vec<String> {
+    let all = surface_terms(question);
+    let rare: Vec<String> = all
+        .iter()
+        .filter(|t| {
+            t.chars().count() >= 3
+                || t.chars().any(|c| c.is_uppercase() || c.is_ascii_digit())
+                || t.chars().any(is_cjk)
+        })
+        .cloned()
+        .collect();
+    let mut chosen = if rare.is_empty() { all } else { rare };
+    chosen.truncate(8);
+    chosen
+}
+
+/// Up to [`MAX_FOCUSED_TERMS`] distinct terms.
+fn compact<'a>(parts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() || out.iter().any(|o| o.eq_ignore_ascii_case(p)) {
+            continue;
+        }
+        out.push(p.to_string());
+        if out.len() == MAX_FOCUSED_TERMS {
+            break;
+        }
+    }
+    out
+}
+
+fn query(terms: Vec<String>, purpose: FocusedPurpose, ids: &[Constraint]) -> FocusedQuery {
+    FocusedQuery {
+        text: terms.join(" "),
+        terms,
+        purpose,
+        constraint_ids: ids.iter().map(|c| c.id.clone()).collect(),
+    }
+}
+
+/// Plan the focused queries of `question` with its constraints.
+pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
+    let lower = question.to_lowercase();
+    let lang = match language_of(question) {
+        Some("zh") => "zh",
+        Some("ko") => "ko",
+        _ => "en",
+    };
+    let anchor = anchor_terms(question);
+    let head = |n: usize| anchor.iter().take(n).map(String::as_str);
+    let hints: Vec<(SourceHint, &LangTerms)> = SOURCE_HINTS
+        .iter()
+        .filter(|(_, cues, _)| any_cue(&lower, cues))
+        .map(|(h, _, terms)| (*h, terms))
+        .collect();
+    let has = |h: SourceHint| hints.iter().find(|(k, _)| *k == h).map(|(_, t)| *t);
+    let source_terms: Vec<&str> = hints
+        .iter()
+        .filter(|(h, _)| {
+            matches!(
+                h,
+                SourceHint::Official | SourceHint::Academic | SourceHint::Encyclopedia
+            )
+        })
+        .flat_map(|(_, t)| t.pick(lang).iter().copied())
+        .collect();
+    let date_terms: Vec<&str> = years(question).into_iter().map(|(y, _)| y).collect();
+
+    let first_word = lower
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    let yes_no = YES_NO_STARTS.contains(&first_word) && lower.split_whitespace().count() >= 3;
+    let explicit_claim = any_cue(&lower, EXPLICIT_CLAIM_CUES);
+    let has_claim =
+        explicit_claim || any_cue(&lower, CLAIM_CUES) || yes_no || constraints.len() >= 2;
+
+    let mut planned: Vec<FocusedQuery> = Vec::new();
+    planned.push(query(
+        compact(
+            head(8)
+                .chain(source_terms.iter().copied())
+                .chain(date_terms.iter().copied()),
+        ),
+        FocusedPurpose::Discovery,
+        &constraints[..constraints.len().min(2)],
+    ));
+    if constraints.len() > 1 {
+        let rest_text: Vec<&str> = constraints[1..].iter().map(|c| c.text.as_str()).collect();
+        let rest_terms = surface_terms(&rest_text.join(" "));
+        planned.push(query(
+            compact(
+                head(4)
+                    .chain(rest_terms.iter().take(6).map(String::as_str))
+                    .chain(source_terms.iter().copied()),
+            ),
+            FocusedPurpose::Verification,
+            &constraints[1..constraints.len().min(4)],
+        ));
+    }
+    if let Some(terms) = has(SourceHint::Official) {
+        planned.push(query(
+            compact(
+                terms
+                    .pick(lang)
+                    .iter()
+                    .copied()
+                    .chain(head(5))
+                    .chain(date_terms.iter().copied()),
+            ),
+            FocusedPurpose::SourceRestrictedDiscovery,
+            constraints,
+        ));
+    } else if let Some(terms) = has(SourceHint::Original) {
+        planned.push(query(
+            compact(head(5).chain(terms.pick(lang).iter().copied())),
+            FocusedPurpose::OriginalSourceVerification,
+            constraints,
+        ));
+    }
+    if any_cue(&lower, ERA_MARKERS) {
+        planned.push(query(
+            compact(
+                ERA_TERMS
+                    .pick(lang)
+                    .iter()
+                    .copied()
+                    .chain(head(5))
+                    .chain(date_terms.iter().copied()),
+            ),
+            FocusedPurpose::EraSweep,
+            &constraints[..constraints.len().min(1)],
+        ));
+    }
+    let disconfirm_terms = if explicit_claim {
+        DISCONFIRM_CLAIM
+    } else {
+        DISCONFIRM_ENTITY
+    };
+    planned.push(query(
+        compact(head(5).chain(disconfirm_terms.pick(lang).iter().copied())),
+        FocusedPurpose::Disconfirm,
+        &[],
+    ));
+
+    // Deduplicate; drop queries with no anchor term at all.
+    let mut seen: Vec<String> = Vec::new();
+    planned.retain(|q| {
+        let key = q.text.to_lowercase();
+        let fresh = !q.terms.is_empty() && !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
+    let disconfirm: Vec<String> = if anchor.is_empty() {
+        Vec::new()
+    } else {
+        planned
+            .iter()
+            .filter(|q| q.purpose == FocusedPurpose::Disconfirm)
+            .map(|q| q.text.clone())
+            .collect()
+    };
+    if anchor.is_empty() {
+        planned.retain(|q| q.purpose != FocusedPurpose::Disconfirm);
+    }
+
+    // Cap, keeping the disconfirm query when there is a claim to check.
+    let mut queries = Vec::new();
+    let mut dropped = Vec::new();
+    let reserve = usize::from(has_claim && !disconfirm.is_empty());
+    for q in planned {
+        let is_disconfirm = q.purpose == FocusedPurpose::Disconfirm;
+        let room = if is_disconfirm {
+            MAX_FOCUSED_QUERIES
+        } else {
+            MAX_FOCUSED_QUERIES - reserve
+        };
+        if queries.len() < room {
+            queries.push(q);
+        } else {
+            dropped.push(PlanDrop {
+                kind: DroppedKind::FocusedQuery,
+                reason: format!(
+                    "over the focused-query cap of {MAX_FOCUSED_QUERIES} ({})",
+                    q.purpose.as_str()
+                ),
+                text: q.text,
+            });
+        }
+    }
+    Research {
+        queries,
+        disconfirm,
+        has_claim,
+        dropped,
+    }
+}
