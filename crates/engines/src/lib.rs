@@ -15,6 +15,7 @@
 
 pub mod bing;
 pub mod brave;
+pub mod cache;
 pub mod duckduckgo;
 pub mod exa;
 pub mod github;

@@ -25,6 +25,14 @@ pub enum EngineError {
         /// What was recognised.
         message: String,
     },
+    /// An explicit captcha a person must solve (a hard block, as opposed to
+    /// the softer anomaly / challenge pages of [`EngineError::BotDetected`]).
+    /// Circuit breakers suspend the engine for longer on this kind.
+    #[error("captcha required: {message}")]
+    Captcha {
+        /// What was recognised.
+        message: String,
+    },
     /// The service refused access (HTTP 403 without a challenge body).
     #[error("access denied: {message}")]
     AccessDenied {
@@ -102,6 +110,8 @@ pub enum ErrorKind {
     RateLimited,
     /// See [`EngineError::BotDetected`].
     BotDetected,
+    /// See [`EngineError::Captcha`].
+    Captcha,
     /// See [`EngineError::AccessDenied`].
     AccessDenied,
     /// See [`EngineError::Auth`].
@@ -124,9 +134,10 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::RateLimited,
         ErrorKind::BotDetected,
+        ErrorKind::Captcha,
         ErrorKind::AccessDenied,
         ErrorKind::Auth,
         ErrorKind::Quota,
@@ -143,6 +154,7 @@ impl ErrorKind {
         match self {
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::BotDetected => "bot_detected",
+            ErrorKind::Captcha => "captcha",
             ErrorKind::AccessDenied => "access_denied",
             ErrorKind::Auth => "auth",
             ErrorKind::Quota => "quota",
@@ -168,6 +180,7 @@ impl EngineError {
         match self {
             EngineError::RateLimited { .. } => ErrorKind::RateLimited,
             EngineError::BotDetected { .. } => ErrorKind::BotDetected,
+            EngineError::Captcha { .. } => ErrorKind::Captcha,
             EngineError::AccessDenied { .. } => ErrorKind::AccessDenied,
             EngineError::Auth { .. } => ErrorKind::Auth,
             EngineError::Quota { .. } => ErrorKind::Quota,

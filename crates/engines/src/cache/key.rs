@@ -1,0 +1,168 @@
+//! [`CacheKey`]: what makes two engine calls "the same" for a cache.
+//!
+//! argo's recipe, extended to every request option: the SHA-256 of
+//! `v1|search|<normalised query>|<engine>|<site>|<mode>|<freshness>|<intent>|<max_results>|<language>`,
+//! hex, first 32 characters. The query is normalised ([`normalize_query`]:
+//! ideographic spaces to spaces, trimmed, whitespace collapsed, lowercased)
+//! so that the same question typed differently hits the same entry. Bump the
+//! `v1` when the recipe changes; old entries then simply miss.
+
+use std::fmt;
+
+use ferret_core::EngineRequest;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::CacheError;
+
+/// The recipe version mixed into every key.
+pub const KEY_VERSION: &str = "v1";
+
+/// Hex characters kept from the digest (argo keeps 32).
+pub const KEY_LEN: usize = 32;
+
+/// A cache key: 32 lowercase hex characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct CacheKey(String);
+
+impl CacheKey {
+    /// The key for `request` sent to the engine named `engine`.
+    pub fn for_request(engine: &str, request: &EngineRequest) -> Self {
+        let parts = [
+            KEY_VERSION.to_string(),
+            "search".to_string(),
+            normalize_query(&request.query),
+            engine.to_string(),
+            request.site.as_deref().unwrap_or("").trim().to_lowercase(),
+            request.mode.as_str().to_string(),
+            request
+                .freshness
+                .map(|f| f.as_str())
+                .unwrap_or("")
+                .to_string(),
+            request.intent.map(|i| i.as_str()).unwrap_or("").to_string(),
+            request.max_results.to_string(),
+            request
+                .language
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_lowercase(),
+        ];
+        CacheKey(hex_prefix(parts.join("|").as_bytes(), KEY_LEN))
+    }
+
+    /// A key read back from storage; must be 32 lowercase hex characters.
+    pub fn parse(text: &str) -> Result<Self, CacheError> {
+        if text.len() == KEY_LEN
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            Ok(CacheKey(text.to_string()))
+        } else {
+            Err(CacheError::InvalidKey {
+                key: text.to_string(),
+            })
+        }
+    }
+
+    /// The key text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for CacheKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for CacheKey {
+    type Error = CacheError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        CacheKey::parse(&s)
+    }
+}
+
+impl From<CacheKey> for String {
+    fn from(k: CacheKey) -> String {
+        k.0
+    }
+}
+
+/// The query as keys see it: U+3000 (ideographic space) becomes a space,
+/// ends are trimmed, runs of whitespace collapse to one space, letters are
+/// lowercased (CJK is unaffected).
+pub fn normalize_query(query: &str) -> String {
+    query
+        .split(|c: char| c.is_whitespace() || c == '\u{3000}')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The first `len` hex characters of the SHA-256 of `bytes`.
+pub(crate) fn hex_prefix(bytes: &[u8], len: usize) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest.iter() {
+        out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(b & 0xf), 16).unwrap_or('0'));
+    }
+    out.truncate(len);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferret_core::{Freshness, Mode};
+
+    #[test]
+    fn normalisation_folds_case_and_whitespace() {
+        assert_eq!(
+            normalize_query("  Rust\u{3000}ASYNC \t runtime "),
+            "rust async runtime"
+        );
+        assert_eq!(normalize_query("最新  新闻"), "最新 新闻");
+    }
+
+    #[test]
+    fn keys_ignore_spelling_but_not_options() {
+        let a = CacheKey::for_request("brave", &EngineRequest::new("Rust  async"));
+        let b = CacheKey::for_request("brave", &EngineRequest::new(" rust async "));
+        assert_eq!(a, b);
+        assert_eq!(a.as_str().len(), KEY_LEN);
+        for other in [
+            CacheKey::for_request("exa", &EngineRequest::new("rust async")),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_mode(Mode::Deep),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_freshness(Freshness::Pd),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_max_results(3),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_site("docs.rs"),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_language("zh"),
+            ),
+        ] {
+            assert_ne!(a, other);
+        }
+        assert_eq!(CacheKey::parse(a.as_str()).unwrap(), a);
+        assert!(CacheKey::parse("not-a-key").is_err());
+    }
+}
