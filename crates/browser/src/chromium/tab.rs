@@ -1,0 +1,225 @@
+//! One browser tab and its watcher task: every request the tab makes is
+//! paused (CDP `Fetch` domain), checked by the URL guard and continued or
+//! failed; network activity is counted for network-idle waits; the main
+//! document's HTTP status is remembered.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::fetch::{
+    ContinueRequestParams, EnableParams as FetchEnableParams, EventRequestPaused,
+    FailRequestParams, RequestPattern,
+};
+use chromiumoxide::cdp::browser_protocol::network::{
+    ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+    EventResponseReceived, ResourceType,
+};
+use ferret_core::guard::UrlGuard;
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+
+use crate::error::BrowserError;
+use crate::runtime::BlockedRequest;
+
+/// What the watcher observed since the last reset.
+#[derive(Debug)]
+pub(crate) struct TabState {
+    inflight: Mutex<HashSet<String>>,
+    last_activity: Mutex<Instant>,
+    blocked: Mutex<Vec<BlockedRequest>>,
+    documents: Mutex<Vec<(String, u16)>>,
+}
+
+impl TabState {
+    fn new() -> Self {
+        TabState {
+            inflight: Mutex::new(HashSet::new()),
+            last_activity: Mutex::new(Instant::now()),
+            blocked: Mutex::new(Vec::new()),
+            documents: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Forget what was seen (before a navigation).
+    pub(crate) fn reset(&self) {
+        if let Ok(mut b) = self.blocked.lock() {
+            b.clear();
+        }
+        if let Ok(mut d) = self.documents.lock() {
+            d.clear();
+        }
+        self.touch();
+    }
+
+    fn touch(&self) {
+        if let Ok(mut t) = self.last_activity.lock() {
+            *t = Instant::now();
+        }
+    }
+
+    /// Requests blocked since the last reset.
+    pub(crate) fn blocked(&self) -> Vec<BlockedRequest> {
+        self.blocked.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+
+    /// The HTTP status of the document response for `url` (else the first
+    /// document response seen).
+    pub(crate) fn document_status(&self, url: &str) -> Option<u16> {
+        let docs = self.documents.lock().ok()?;
+        docs.iter()
+            .rev()
+            .find(|(u, _)| u == url)
+            .or_else(|| docs.first())
+            .map(|(_, s)| *s)
+    }
+
+    /// How long the network has been quiet (zero while requests are in
+    /// flight).
+    pub(crate) fn network_quiet_for(&self) -> Duration {
+        let busy = self.inflight.lock().map(|s| !s.is_empty()).unwrap_or(false);
+        if busy {
+            return Duration::ZERO;
+        }
+        self.last_activity
+            .lock()
+            .map(|t| t.elapsed())
+            .unwrap_or_default()
+    }
+}
+
+/// A tab with its watcher.
+#[derive(Debug)]
+pub(crate) struct Tab {
+    pub(crate) page: Page,
+    pub(crate) state: Arc<TabState>,
+    watcher: JoinHandle<()>,
+}
+
+impl Drop for Tab {
+    fn drop(&mut self) {
+        self.watcher.abort();
+    }
+}
+
+fn resource_name(r: &ResourceType) -> String {
+    // The CDP names: Document, Stylesheet, Image, XHR, Fetch …
+    serde_json::to_value(r)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| format!("{r:?}"))
+}
+
+/// Whether a URL never reaches the network (so the guard does not apply).
+fn is_local_scheme(url: &str) -> bool {
+    let lower = url.get(..6).unwrap_or(url).to_ascii_lowercase();
+    lower.starts_with("data:") || lower.starts_with("blob:") || lower.starts_with("about:")
+}
+
+impl Tab {
+    /// Wrap `page`, start its watcher, then turn request interception on
+    /// for this page only (an attached browser's other tabs are never
+    /// paused), so every later request waits for the watcher's verdict.
+    pub(crate) async fn watch(
+        page: Page,
+        guard: UrlGuard,
+        call_timeout: Duration,
+    ) -> Result<Tab, BrowserError> {
+        let cdp = |e| BrowserError::cdp("subscribing to page events", e);
+        let mut paused = page.event_listener::<EventRequestPaused>().await.map_err(cdp)?;
+        let mut sent = page
+            .event_listener::<EventRequestWillBeSent>()
+            .await
+            .map_err(cdp)?;
+        let mut finished = page
+            .event_listener::<EventLoadingFinished>()
+            .await
+            .map_err(cdp)?;
+        let mut failed = page
+            .event_listener::<EventLoadingFailed>()
+            .await
+            .map_err(cdp)?;
+        let mut responses = page
+            .event_listener::<EventResponseReceived>()
+            .await
+            .map_err(cdp)?;
+        let state = Arc::new(TabState::new());
+        let st = state.clone();
+        let pg = page.clone();
+        let watcher = tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    ev = paused.next() => {
+                        let Some(ev) = ev else { break };
+                        let url = ev.request.url.clone();
+                        let verdict = if is_local_scheme(&url) { Ok(()) } else { guard.check(&url).map(|_| ()) };
+                        let page = pg.clone();
+                        let id = ev.request_id.clone();
+                        match verdict {
+                            Ok(()) => {
+                                tokio::spawn(async move {
+                                    let _ = tokio::time::timeout(call_timeout, page.execute(ContinueRequestParams::new(id))).await;
+                                });
+                            }
+                            Err(err) => {
+                                tracing::debug!(target: "ferret_browser::guard", url = %url, reason = %err.reason, "request blocked");
+                                if let Ok(mut b) = st.blocked.lock() {
+                                    b.push(BlockedRequest { url, reason: err.reason, resource_type: resource_name(&ev.resource_type) });
+                                }
+                                tokio::spawn(async move {
+                                    let _ = tokio::time::timeout(call_timeout, page.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient))).await;
+                                });
+                            }
+                        }
+                    }
+                    ev = sent.next() => {
+                        let Some(ev) = ev else { break };
+                        if let Ok(mut s) = st.inflight.lock() { s.insert(ev.request_id.inner().clone()); }
+                        st.touch();
+                    }
+                    ev = finished.next() => {
+                        let Some(ev) = ev else { break };
+                        if let Ok(mut s) = st.inflight.lock() { s.remove(ev.request_id.inner()); }
+                        st.touch();
+                    }
+                    ev = failed.next() => {
+                        let Some(ev) = ev else { break };
+                        if let Ok(mut s) = st.inflight.lock() { s.remove(ev.request_id.inner()); }
+                        st.touch();
+                    }
+                    ev = responses.next() => {
+                        let Some(ev) = ev else { break };
+                        if ev.r#type == ResourceType::Document {
+                            if let (Ok(mut d), Ok(status)) = (st.documents.lock(), u16::try_from(ev.response.status)) {
+                                d.push((ev.response.url.clone(), status));
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        let enable = FetchEnableParams::builder()
+            .pattern(RequestPattern::builder().url_pattern("*").build())
+            .build();
+        match tokio::time::timeout(call_timeout, page.execute(enable)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                watcher.abort();
+                return Err(BrowserError::cdp("enabling request interception", e));
+            }
+            Err(_) => {
+                watcher.abort();
+                return Err(BrowserError::Timeout {
+                    operation: "enabling request interception".into(),
+                    after: call_timeout,
+                });
+            }
+        }
+        Ok(Tab {
+            page,
+            state,
+            watcher,
+        })
+    }
+}
