@@ -1,1 +1,299 @@
-//! (being written)
+//! Brave Search API: `GET /res/v1/web/search` with the key in
+//! `X-Subscription-Token`.
+//!
+//! Request: `q` (with ` site:<host>` appended for a site restriction),
+//! `count` (at most 20), `freshness` (`pd`/`pw`/`pm`/`py`, pushed down as
+//! is), `search_lang` (Brave's codes: `zh-CN` → `zh-hans`, `ja` → `jp`, …;
+//! an unsupported language is not sent and a warning says so), and
+//! `country` when configured. Response: `web.results[]` → hits, with
+//! `<strong>` and entities stripped from `description`, and `page_age`
+//! (else an absolute `age` such as `May 1, 2023`) as `published_at`.
+//!
+//! ```no_run
+//! use ferret_engines::brave::BraveEngine;
+//! let brave = BraveEngine::builder()
+//!     .api_key(std::env::var("BRAVE_API_KEY").unwrap_or_default())
+//!     .build()?;
+//! # Ok::<(), ferret_engines::http::ConfigError>(())
+//! ```
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use ferret_core::{
+    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse,
+};
+use reqwest::header::ACCEPT;
+use serde::Deserialize;
+use url::Url;
+
+use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::{
+    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock, inline_html, status,
+};
+
+/// How Brave is named in errors.
+pub const SERVICE: Service = Service {
+    display: "Brave Search API",
+    credential_hint: Some("set BRAVE_API_KEY (keys: https://api-dashboard.search.brave.com)"),
+};
+
+const DEFAULTS: ServiceDefaults = ServiceDefaults {
+    base_url: BraveEngine::DEFAULT_BASE_URL,
+    timeout: Duration::from_secs(20),
+    body_limit: HttpClient::DEFAULT_BODY_LIMIT,
+    user_agent: HttpClient::DEFAULT_USER_AGENT,
+};
+
+/// Brave's `search_lang` codes.
+const SEARCH_LANGS: &[&str] = &[
+    "ar", "eu", "bn", "bg", "ca", "zh-hans", "zh-hant", "hr", "cs", "da", "nl", "en", "en-gb",
+    "et", "fi", "fr", "gl", "de", "gu", "he", "hi", "hu", "is", "it", "jp", "kn", "ko", "lv", "lt",
+    "ms", "ml", "mr", "nb", "pl", "pt-br", "pt-pt", "pa", "ro", "ru", "sr", "sk", "sl", "es", "sv",
+    "ta", "te", "th", "tr", "uk", "vi",
+];
+
+/// BCP 47 tags whose Brave code is not their lowercased primary subtag.
+const LANG_ALIASES: &[(&str, &str)] = &[
+    ("zh", "zh-hans"),
+    ("zh-cn", "zh-hans"),
+    ("zh-sg", "zh-hans"),
+    ("zh-hans", "zh-hans"),
+    ("zh-tw", "zh-hant"),
+    ("zh-hk", "zh-hant"),
+    ("zh-hant", "zh-hant"),
+    ("ja", "jp"),
+    ("pt", "pt-pt"),
+    ("pt-br", "pt-br"),
+    ("pt-pt", "pt-pt"),
+    ("en-gb", "en-gb"),
+    ("no", "nb"),
+];
+
+/// Brave's `search_lang` for a BCP 47 tag, if Brave supports it.
+pub fn search_lang(tag: &str) -> Option<&'static str> {
+    let lower = tag.trim().to_ascii_lowercase().replace('_', "-");
+    if let Some((_, code)) = LANG_ALIASES.iter().find(|(t, _)| *t == lower) {
+        return Some(code);
+    }
+    let primary = lower.split('-').next().unwrap_or_default();
+    SEARCH_LANGS.iter().copied().find(|c| *c == primary)
+}
+
+/// The Brave Search web engine (`brave`).
+#[derive(Debug, Clone)]
+pub struct BraveEngine {
+    http: HttpClient,
+    endpoint: Url,
+    api_key: Option<String>,
+    country: Option<String>,
+}
+
+/// Builder for [`BraveEngine`].
+#[derive(Debug, Clone, Default)]
+pub struct BraveBuilder {
+    service: ServiceConfig,
+    country: Option<String>,
+}
+
+impl BraveBuilder {
+    common_setters!();
+
+    /// The subscription token (`BRAVE_API_KEY`). Without one, searches fail
+    /// with an `Auth` error saying to set it.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.service = self.service.api_key(key);
+        self
+    }
+
+    /// A `country` code (`us`, `de`, …) sent with every search.
+    pub fn country(mut self, country: impl Into<String>) -> Self {
+        self.country = Some(country.into());
+        self
+    }
+
+    /// Build the engine.
+    pub fn build(self) -> Result<BraveEngine, ConfigError> {
+        Ok(BraveEngine {
+            http: self.service.client(&DEFAULTS)?,
+            endpoint: self.service.endpoint(&DEFAULTS, "/res/v1/web/search")?,
+            api_key: self.service.key().map(str::to_string),
+            country: self.country,
+        })
+    }
+}
+
+impl BraveEngine {
+    /// The public API.
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.search.brave.com";
+    /// The most results one call returns.
+    pub const MAX_COUNT: usize = 20;
+
+    /// A builder with the defaults.
+    pub fn builder() -> BraveBuilder {
+        BraveBuilder::default()
+    }
+
+    /// The URL searches go to.
+    pub fn endpoint(&self) -> &Url {
+        &self.endpoint
+    }
+
+    /// Whether a key is configured.
+    pub fn has_api_key(&self) -> bool {
+        self.api_key.is_some()
+    }
+}
+
+#[async_trait]
+impl Engine for BraveEngine {
+    fn name(&self) -> &str {
+        "brave"
+    }
+
+    fn capabilities(&self) -> EngineCapabilities {
+        EngineCapabilities {
+            freshness: true,
+            site_filter: true,
+            max_results: Self::MAX_COUNT,
+            ..EngineCapabilities::new(EngineKind::Web)
+        }
+    }
+
+    async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
+        request.validate()?;
+        let key = self
+            .api_key
+            .as_deref()
+            .ok_or_else(|| SERVICE.missing_key())?;
+        let mut warnings = Vec::new();
+        let mut q = request.query.trim().to_string();
+        if let Some(site) = &request.site {
+            q = format!("{q} site:{}", site.trim());
+        }
+        let count = request.max_results.min(Self::MAX_COUNT);
+        let mut params: Vec<(&str, String)> = vec![("q", q), ("count", count.to_string())];
+        if let Some(f) = request.freshness {
+            params.push(("freshness", f.as_str().to_string()));
+        }
+        if let Some(lang) = &request.language {
+            match search_lang(lang) {
+                Some(code) => params.push(("search_lang", code.to_string())),
+                None => warnings.push(format!(
+                    "brave: language {lang:?} is not one Brave supports; searched without search_lang"
+                )),
+            }
+        }
+        if let Some(country) = &self.country {
+            params.push(("country", country.clone()));
+        }
+        let call = self
+            .http
+            .get(self.endpoint.clone())
+            .query(&params)
+            .header("X-Subscription-Token", key)
+            .header(ACCEPT, "application/json");
+        let fetched = self.http.send(call).await?;
+        status::check(&fetched, &SERVICE)?;
+        let body: BraveBody = fetched.json(&SERVICE)?;
+        let mut response = collect(body, request.max_results);
+        warnings.append(&mut response.warnings);
+        response.warnings = warnings;
+        Ok(response)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct BraveBody {
+    #[serde(default)]
+    web: Option<Web>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Web {
+    #[serde(default)]
+    results: Vec<WebResult>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WebResult {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    page_age: Option<String>,
+    #[serde(default)]
+    age: Option<String>,
+}
+
+/// Parse a Brave web-search body into at most `max` hits.
+pub fn parse_response(body: &[u8], max: usize) -> Result<EngineResponse, EngineError> {
+    let body: BraveBody = serde_json::from_slice(body).map_err(|e| {
+        EngineError::parse(format!(
+            "Brave Search API body is not the expected JSON: {e}"
+        ))
+    })?;
+    Ok(collect(body, max))
+}
+
+fn collect(body: BraveBody, max: usize) -> EngineResponse {
+    let mut hits = HitCollector::new("brave", max);
+    let results = body.web.map(|w| w.results).unwrap_or_default();
+    for (i, r) in results.iter().enumerate() {
+        let published = r
+            .page_age
+            .as_deref()
+            .and_then(clock::normalize_iso)
+            .or_else(|| r.age.as_deref().and_then(clock::parse_month_day_year));
+        hits.push(
+            i + 1,
+            &r.url,
+            &inline_html::to_text(&r.title),
+            &inline_html::to_text(&r.description),
+            published,
+        );
+    }
+    hits.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_map_to_brave_codes() {
+        assert_eq!(search_lang("zh-CN"), Some("zh-hans"));
+        assert_eq!(search_lang("zh_TW"), Some("zh-hant"));
+        assert_eq!(search_lang("ja"), Some("jp"));
+        assert_eq!(search_lang("en-US"), Some("en"));
+        assert_eq!(search_lang("pt-BR"), Some("pt-br"));
+        assert_eq!(search_lang("xx"), None);
+    }
+
+    #[test]
+    fn parses_results_with_dates_and_markup() {
+        let body = br#"{"web":{"results":[
+            {"title":"A &amp; B","url":"https://a.example/","description":"<strong>A</strong> x","page_age":"2023-05-01T20:10:05"},
+            {"title":"C","url":"https://c.example/","description":"","age":"May 1, 2023"},
+            {"title":"D","url":"ftp://d.example/","description":""}]}}"#;
+        let r = parse_response(body, 10).unwrap();
+        assert_eq!(r.hits.len(), 2);
+        assert_eq!(r.hits[0].title, "A & B");
+        assert_eq!(r.hits[0].snippet, "A x");
+        assert_eq!(
+            r.hits[0].published_at.as_deref(),
+            Some("2023-05-01T20:10:05")
+        );
+        assert_eq!(r.hits[1].published_at.as_deref(), Some("2023-05-01"));
+        assert_eq!(r.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_body_without_web_results_is_empty_not_an_error() {
+        let r = parse_response(br#"{"type":"search","query":{"original":"x"}}"#, 10).unwrap();
+        assert!(r.hits.is_empty());
+    }
+}
