@@ -464,6 +464,17 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+impl Default for Fanout {
+    /// A fanout with no engines and the default settings.
+    fn default() -> Self {
+        Fanout {
+            engines: Vec::new(),
+            deadline: DEFAULT_DEADLINE,
+            concurrency: DEFAULT_CONCURRENCY,
+        }
+    }
+}
+
 impl Fanout {
     /// A builder with the defaults: no engines, 8 s per call (20 s for
     /// LLM-backed engines), a 20 s deadline, 8 calls in flight.

@@ -1,1 +1,655 @@
-//! (being written)
+//! The whole search path: plan → fanout → fuse → [`SearchResponse`]
+//! (`ferret.search.v1`).
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use ferret_core::fanout::Fanout;
+//! use ferret_core::search::{SearchOptions, Searcher};
+//! use ferret_core::testing::StaticEngine;
+//! use ferret_core::Mode;
+//!
+//! let fanout = Fanout::builder()
+//!     .engine(StaticEngine::new("brave", 5))
+//!     .engine(StaticEngine::new("searxng", 5))
+//!     .build()
+//!     .unwrap();
+//! let searcher = Searcher::builder().fanout(fanout).build();
+//! let response = searcher
+//!     .search("rust async runtime", &SearchOptions::new().with_mode(Mode::Fast))
+//!     .await
+//!     .unwrap();
+//! assert_eq!(response.schema, "ferret.search.v1");
+//! assert!(!response.results.is_empty());
+//! # });
+//! ```
+//!
+//! [`Searcher::search`] runs these steps:
+//!
+//! 1. **Plan** with the [`Planner`] (default [`HeuristicPlanner`]): intent
+//!    (or [`SearchOptions::intent`]), mode, freshness, weights, domain
+//!    boosts and sub-queries. [`SearchOptions`] can override the mode, the
+//!    freshness window (or turn it off), the weights and the sub-queries.
+//! 2. **Fan out** one [`EngineRequest`] per sub-query (intent, mode,
+//!    freshness, language, `max_results` per engine) to the engines the mode
+//!    matrix or [`SearchOptions::engines`] selects; see [`crate::fanout`].
+//! 3. **Fuse** the successful calls — plus any calls the caller brings
+//!    ([`Searcher::search_with_calls`], e.g. rows read by
+//!    `ferret search --stdin-results`) — with [`fusion::fuse`], using the
+//!    plan's weights, the plan's and the caller's domain boosts, and the
+//!    searcher's fusion options.
+//! 4. **Answer** with the envelope: results, one report per engine (the
+//!    configured engines in order, then one per external engine name),
+//!    dropped rows (the caller's and the hits without a usable URL), AI
+//!    answers, warnings, `deadline_hit` and the elapsed time.
+//!
+//! A search fails only when it cannot run at all: the query cannot be
+//! planned, an option is out of range, or an engine name is unknown.
+//! Engine failures are reports, never errors.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::time::Instant;
+use tracing::Instrument;
+
+use crate::engine::EngineRequest;
+use crate::fanout::{Fanout, FanoutError, FanoutOutcome, FanoutRequest, Progress, ProgressEvent};
+use crate::fusion::{self, FusionOptions};
+use crate::plan::{
+    HeuristicPlanner, Plan, PlanError, PlanOptions, Planner, SubQuery, SubQueryPurpose,
+};
+use crate::query::{Freshness, Intent, Mode, Weights};
+use crate::response::{
+    DroppedRow, EVIDENCE_POLICY, EngineCall, EngineReport, EngineStatus, SEARCH_SCHEMA,
+    SearchResponse,
+};
+
+/// The most hits one engine may be asked for per sub-query.
+pub const MAX_RESULTS_PER_ENGINE: usize = 100;
+
+/// Why a search could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The query could not be planned (empty, too long, no searchable text,
+    /// a bad plan option, a failing planner).
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The fanout could not run (an unknown engine name, no sub-queries).
+    #[error(transparent)]
+    Fanout(#[from] FanoutError),
+    /// A search option is out of range.
+    #[error("invalid search option {option}: {reason}")]
+    InvalidOption {
+        /// The option's name.
+        option: &'static str,
+        /// What is wrong and what to use instead.
+        reason: String,
+    },
+}
+
+/// Options of one search. Everything is optional: the default is "let the
+/// plan decide".
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct SearchOptions {
+    /// Use this intent instead of classifying the query.
+    pub intent: Option<Intent>,
+    /// Use this mode instead of the intent's.
+    pub mode: Option<Mode>,
+    /// `None`: the plan's freshness window; `Some(None)`: no window;
+    /// `Some(Some(f))`: window `f`.
+    pub freshness: Option<Option<Freshness>>,
+    /// Use these score weights instead of the intent's.
+    pub weights: Option<Weights>,
+    /// Send these sub-queries instead of the planned ones (the plan still
+    /// decides intent, mode, freshness and weights).
+    pub sub_queries: Option<Vec<String>>,
+    /// The most sub-queries to plan (1–16; default the planner's, 4).
+    pub max_sub_queries: Option<usize>,
+    /// Hits to ask each engine for, per sub-query (1–100; default 10).
+    pub max_results: Option<usize>,
+    /// Return at most this many fused results (default: all).
+    pub limit: Option<usize>,
+    /// Domains whose authority gets the domain boost, on top of the plan's
+    /// recommended ones for the intent.
+    pub domain_boosts: Vec<String>,
+    /// Run only these engines, whatever the mode (`--engines a,b`); an
+    /// empty list runs none (e.g. to fuse only the caller's rows).
+    pub engines: Option<Vec<String>>,
+    /// A global deadline for this search's fanout instead of the fanout's.
+    pub deadline: Option<Duration>,
+    /// A preferred language for every request, instead of each
+    /// sub-query's detected one.
+    pub language: Option<String>,
+    /// Restrict every request to one site (a hostname).
+    pub site: Option<String>,
+    /// "Now", for the year in planned sub-queries and for freshness
+    /// scores; `None`: the system clock.
+    pub now: Option<DateTime<Utc>>,
+    /// Where progress events go.
+    pub progress: Progress,
+}
+
+impl SearchOptions {
+    /// Default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Use `intent` instead of classifying.
+    pub fn with_intent(mut self, intent: Intent) -> Self {
+        self.intent = Some(intent);
+        self
+    }
+
+    /// Use `mode` instead of the intent's.
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Use this freshness window (`None`: no window) instead of the plan's.
+    pub fn with_freshness(mut self, freshness: Option<Freshness>) -> Self {
+        self.freshness = Some(freshness);
+        self
+    }
+
+    /// Use these weights instead of the intent's.
+    pub fn with_weights(mut self, weights: Weights) -> Self {
+        self.weights = Some(weights);
+        self
+    }
+
+    /// Send these sub-queries instead of the planned ones.
+    pub fn with_sub_queries<I, S>(mut self, queries: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.sub_queries = Some(queries.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Plan at most `n` sub-queries.
+    pub fn with_max_sub_queries(mut self, n: usize) -> Self {
+        self.max_sub_queries = Some(n);
+        self
+    }
+
+    /// Ask each engine for `n` hits per sub-query.
+    pub fn with_max_results(mut self, n: usize) -> Self {
+        self.max_results = Some(n);
+        self
+    }
+
+    /// Return at most `n` fused results.
+    pub fn with_limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Boost these domains (on top of the plan's).
+    pub fn with_domain_boosts<I, S>(mut self, domains: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.domain_boosts = domains.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Run only these engines, whatever the mode.
+    pub fn with_engines<I, S>(mut self, engines: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.engines = Some(engines.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Run no engine: fuse only the calls given to
+    /// [`Searcher::search_with_calls`].
+    pub fn without_engines(mut self) -> Self {
+        self.engines = Some(Vec::new());
+        self
+    }
+
+    /// Use this global deadline.
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// Ask every engine for results in `language`.
+    pub fn with_language(mut self, language: impl Into<String>) -> Self {
+        self.language = Some(language.into());
+        self
+    }
+
+    /// Restrict every request to `site`.
+    pub fn with_site(mut self, site: impl Into<String>) -> Self {
+        self.site = Some(site.into());
+        self
+    }
+
+    /// Fix "now" (for reproducible plans and scores).
+    pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// Send progress events to `progress`.
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    fn validate(&self) -> Result<(), SearchError> {
+        if let Some(n) = self.max_results
+            && !(1..=MAX_RESULTS_PER_ENGINE).contains(&n)
+        {
+            return Err(SearchError::InvalidOption {
+                option: "max_results",
+                reason: format!("{n} is out of range; use 1 to {MAX_RESULTS_PER_ENGINE}"),
+            });
+        }
+        if self.limit == Some(0) {
+            return Err(SearchError::InvalidOption {
+                option: "limit",
+                reason: "0 would return nothing; use at least 1, or no limit".into(),
+            });
+        }
+        if let Some(queries) = &self.sub_queries
+            && queries.iter().all(|q| q.trim().is_empty())
+        {
+            return Err(SearchError::InvalidOption {
+                option: "sub_queries",
+                reason: "no non-empty sub-query was given; pass at least one, or let the \
+                         planner choose"
+                    .into(),
+            });
+        }
+        if self.deadline.is_some_and(|d| d.is_zero()) {
+            return Err(SearchError::InvalidOption {
+                option: "deadline",
+                reason: "0 would cancel every engine call; give a positive duration".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Builds a [`Searcher`]; see [`Searcher::builder`].
+pub struct SearcherBuilder {
+    planner: Arc<dyn Planner>,
+    fanout: Option<Fanout>,
+    fusion: FusionOptions,
+}
+
+impl Default for SearcherBuilder {
+    fn default() -> Self {
+        SearcherBuilder {
+            planner: Arc::new(HeuristicPlanner::new()),
+            fanout: None,
+            fusion: FusionOptions::default(),
+        }
+    }
+}
+
+impl fmt::Debug for SearcherBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearcherBuilder")
+            .field("fanout", &self.fanout)
+            .field("fusion", &self.fusion)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SearcherBuilder {
+    /// Plan with `planner` instead of the [`HeuristicPlanner`].
+    pub fn planner(mut self, planner: impl Planner + 'static) -> Self {
+        self.planner = Arc::new(planner);
+        self
+    }
+
+    /// Plan with a shared planner.
+    pub fn shared_planner(mut self, planner: Arc<dyn Planner>) -> Self {
+        self.planner = planner;
+        self
+    }
+
+    /// Fan out with `fanout` (default: one with no engines, so only the
+    /// caller's calls are fused).
+    pub fn fanout(mut self, fanout: Fanout) -> Self {
+        self.fanout = Some(fanout);
+        self
+    }
+
+    /// Fusion options: engine weights, RRF `k`, rank share, canonical URL
+    /// and near-duplicate options. Per search, the query, weights, domain
+    /// boosts and "now" are replaced by the plan's and the options'; domain
+    /// boosts given here are kept and added to.
+    pub fn fusion(mut self, options: FusionOptions) -> Self {
+        self.fusion = options;
+        self
+    }
+
+    /// Build the searcher.
+    pub fn build(self) -> Searcher {
+        Searcher {
+            planner: self.planner,
+            fanout: self.fanout.unwrap_or_default(),
+            fusion: self.fusion,
+        }
+    }
+}
+
+/// Plans, fans out and fuses; see the [module docs](self).
+///
+/// Cheap to clone (the planner and engines are shared).
+#[derive(Clone)]
+pub struct Searcher {
+    planner: Arc<dyn Planner>,
+    fanout: Fanout,
+    fusion: FusionOptions,
+}
+
+impl fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searcher")
+            .field("fanout", &self.fanout)
+            .field("fusion", &self.fusion)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Searcher {
+    /// A builder: the heuristic planner, no engines, default fusion options.
+    pub fn builder() -> SearcherBuilder {
+        SearcherBuilder::default()
+    }
+
+    /// The fanout this searcher runs.
+    pub fn fanout(&self) -> &Fanout {
+        &self.fanout
+    }
+
+    /// The fusion options this searcher starts from.
+    pub fn fusion_options(&self) -> &FusionOptions {
+        &self.fusion
+    }
+
+    /// Plan `query` as [`Self::search`] would, with the options' overrides
+    /// applied (intent, mode, freshness, weights, sub-queries).
+    pub async fn plan(&self, query: &str, options: &SearchOptions) -> Result<Plan, SearchError> {
+        options.validate()?;
+        let mut plan_options = PlanOptions::new();
+        if let Some(intent) = options.intent {
+            plan_options = plan_options.with_intent(intent);
+        }
+        if let Some(now) = options.now {
+            plan_options = plan_options.with_now(now);
+        }
+        if let Some(n) = options.max_sub_queries {
+            plan_options = plan_options.with_max_sub_queries(n);
+        }
+        let mut plan = self
+            .planner
+            .plan(query, &plan_options)
+            .instrument(tracing::debug_span!("plan"))
+            .await?;
+        if let Some(mode) = options.mode {
+            plan.mode = mode;
+        }
+        if let Some(freshness) = options.freshness {
+            plan.freshness = freshness;
+            plan.freshness_reason = match freshness {
+                Some(f) => format!("set by the caller to {f}"),
+                None => "turned off by the caller".to_string(),
+            };
+        }
+        if let Some(weights) = options.weights {
+            plan.weights = weights;
+        }
+        if let Some(queries) = &options.sub_queries {
+            plan.sub_queries = queries
+                .iter()
+                .map(|q| q.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|q| !q.is_empty())
+                .map(|text| SubQuery {
+                    text,
+                    purpose: SubQueryPurpose::Original,
+                    lang: None,
+                })
+                .collect();
+        }
+        Ok(plan)
+    }
+
+    /// Search: plan, fan out, fuse.
+    pub async fn search(
+        &self,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchResponse, SearchError> {
+        self.search_with_calls(query, Vec::new(), Vec::new(), options)
+            .await
+    }
+
+    /// Search, fusing `extra_calls` (e.g. the caller's own result rows, see
+    /// [`crate::rows`]) with the engines' results through the same fusion
+    /// and envelope. `dropped` (rows the caller could not use) is carried
+    /// into the response. With [`SearchOptions::without_engines`] only the
+    /// extra calls are fused.
+    ///
+    /// Each distinct engine name among `extra_calls` gets an `ok` report
+    /// after the configured engines' reports.
+    pub async fn search_with_calls(
+        &self,
+        query: &str,
+        extra_calls: Vec<EngineCall>,
+        dropped: Vec<DroppedRow>,
+        options: &SearchOptions,
+    ) -> Result<SearchResponse, SearchError> {
+        let span = tracing::info_span!("search", query = %query);
+        self.run(query, extra_calls, dropped, options)
+            .instrument(span)
+            .await
+    }
+
+    async fn run(
+        &self,
+        query: &str,
+        extra_calls: Vec<EngineCall>,
+        mut dropped: Vec<DroppedRow>,
+        options: &SearchOptions,
+    ) -> Result<SearchResponse, SearchError> {
+        let started = Instant::now();
+        let plan = self.plan(query, options).await?;
+        let progress = &options.progress;
+        progress.emit(ProgressEvent::Planned {
+            intent: plan.intent,
+            mode: plan.mode,
+            sub_queries: plan.sub_queries.iter().map(|s| s.text.clone()).collect(),
+        });
+
+        let requests = self.requests(&plan, options);
+        let mut fanout_request = FanoutRequest::new(plan.mode, requests);
+        fanout_request.engines = options.engines.clone();
+        fanout_request.deadline = options.deadline;
+
+        let decisions = self
+            .fanout
+            .decide(plan.mode, fanout_request.engines.as_deref())?;
+        let outcome = if decisions.iter().all(|d| !d.runs) && !extra_calls.is_empty() {
+            // Only the caller's calls: say why each engine did not run, but
+            // do not warn that nothing was searched.
+            skipped_outcome(&decisions, progress)
+        } else {
+            self.fanout
+                .run_with_progress(&fanout_request, progress)
+                .await?
+        };
+
+        let mut warnings = outcome.warnings;
+        let mut reports = outcome.reports;
+        let mut calls = outcome.calls;
+        for report in external_reports(&extra_calls) {
+            if reports.iter().any(|r| r.name == report.name) {
+                warnings.push(format!(
+                    "the given rows named `{}` were fused with the results of the configured \
+                     engine of that name",
+                    report.name
+                ));
+            } else {
+                reports.push(report);
+            }
+        }
+        calls.extend(extra_calls);
+
+        let fusion_options = self.fusion_options_for(&plan, options);
+        let fused = {
+            let _span = tracing::info_span!("fuse", calls = calls.len()).entered();
+            fusion::fuse(&calls, &fusion_options)
+        };
+        dropped.extend(fused.unresolvable.iter().map(|u| u.to_dropped_row()));
+        warnings.extend(fused.warnings);
+        if !plan.dropped.is_empty() {
+            let cut: Vec<&str> = plan.dropped.iter().map(|d| d.text.as_str()).collect();
+            warnings.push(format!(
+                "the planner left out {} planned quer{} over its caps: {}",
+                cut.len(),
+                if cut.len() == 1 { "y" } else { "ies" },
+                cut.join("; ")
+            ));
+        }
+
+        let mut results = fused.results;
+        if let Some(limit) = options.limit {
+            results.truncate(limit);
+        }
+        let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        progress.emit(ProgressEvent::Fused {
+            results: results.len(),
+            elapsed_ms,
+        });
+        tracing::info!(
+            results = results.len(),
+            deadline_hit = outcome.deadline_hit,
+            elapsed_ms,
+            "search finished"
+        );
+
+        Ok(SearchResponse {
+            schema: SEARCH_SCHEMA.to_string(),
+            query: query.to_string(),
+            intent: plan.intent,
+            mode: plan.mode,
+            freshness: plan.freshness,
+            sub_queries: plan.sub_queries.iter().map(|s| s.text.clone()).collect(),
+            results,
+            engines: reports,
+            dropped,
+            answers: outcome.answers,
+            warnings,
+            evidence_policy: EVIDENCE_POLICY.to_string(),
+            deadline_hit: outcome.deadline_hit,
+            elapsed_ms,
+        })
+    }
+
+    /// One engine request per sub-query, with the options applied.
+    fn requests(&self, plan: &Plan, options: &SearchOptions) -> Vec<EngineRequest> {
+        plan.sub_queries
+            .iter()
+            .map(|s| {
+                let mut request = plan.request_for(s);
+                if let Some(n) = options.max_results {
+                    request.max_results = n;
+                }
+                if let Some(lang) = &options.language {
+                    request.language = Some(lang.clone());
+                }
+                if let Some(site) = &options.site {
+                    request.site = Some(site.clone());
+                }
+                request
+            })
+            .collect()
+    }
+
+    /// The searcher's fusion options with this search's query, weights,
+    /// domain boosts and "now".
+    fn fusion_options_for(&self, plan: &Plan, options: &SearchOptions) -> FusionOptions {
+        let mut boosts = self.fusion.domain_boosts.clone();
+        for domain in plan.domain_boost.iter().chain(&options.domain_boosts) {
+            let domain = domain.trim().to_ascii_lowercase();
+            if !domain.is_empty() && !boosts.iter().any(|b| b.eq_ignore_ascii_case(&domain)) {
+                boosts.push(domain);
+            }
+        }
+        let mut fusion_options = self.fusion.clone();
+        fusion_options.query = plan.query.clone();
+        fusion_options.weights = plan.weights;
+        fusion_options.domain_boosts = boosts;
+        fusion_options.now = options.now.unwrap_or_else(Utc::now);
+        fusion_options
+    }
+}
+
+/// The outcome of a fanout in which no engine runs, without running it.
+fn skipped_outcome(
+    decisions: &[crate::fanout::EngineDecision],
+    progress: &Progress,
+) -> FanoutOutcome {
+    let reports = decisions
+        .iter()
+        .map(|d| {
+            let reason = d.reason.clone().unwrap_or_default();
+            progress.emit(ProgressEvent::EngineSkipped {
+                engine: d.engine.clone(),
+                reason: reason.clone(),
+            });
+            EngineReport::skipped(d.engine.clone(), reason)
+        })
+        .collect();
+    FanoutOutcome {
+        calls: Vec::new(),
+        reports,
+        failures: Vec::new(),
+        answers: Vec::new(),
+        warnings: Vec::new(),
+        deadline_hit: false,
+        elapsed_ms: 0,
+    }
+}
+
+/// One `ok` report per distinct engine name among the caller's calls, in
+/// order of first appearance.
+fn external_reports(calls: &[EngineCall]) -> Vec<EngineReport> {
+    let mut reports: Vec<EngineReport> = Vec::new();
+    for call in calls {
+        let hits = call.response.hits.len();
+        match reports.iter_mut().find(|r| r.name == call.engine) {
+            Some(r) => {
+                r.count += hits;
+                r.calls += 1;
+            }
+            None => reports.push(EngineReport {
+                name: call.engine.clone(),
+                status: EngineStatus::Ok,
+                error_kind: None,
+                message: Some("results supplied by the caller".to_string()),
+                elapsed_ms: 0,
+                count: hits,
+                calls: 1,
+                failed_calls: 0,
+            }),
+        }
+    }
+    reports
+}
