@@ -1,0 +1,220 @@
+//! Finding the main content: per-node text statistics and the container
+//! choice.
+//!
+//! Every block element (paragraph, list item, div with its own text, …) owns
+//! the inline text directly inside it. A block is *good* when it reads like
+//! prose: enough characters that are not link text and a low link density,
+//! outside any boilerplate subtree. Everything else is *junk*: link lists,
+//! short labels, navigation, comments, sharing widgets.
+//!
+//! Good and junk text are summed bottom-up, and the main content is the
+//! element that maximises `good − α·junk` (with a small bonus for elements
+//! that name themselves the article body). Articles split over several
+//! sibling containers are caught by the parent once the junk between them is
+//! small; a lone big comment thread or a sidebar full of teasers loses to the
+//! tighter container.
+
+use super::dom::{Dom, NodeIx, Tag, measure};
+use super::vocabulary::Hint;
+
+/// Penalty per junk character when choosing the container.
+const JUNK_WEIGHT: f32 = 1.0;
+/// Fewest non-link characters a block needs to count as prose.
+const MIN_PROSE_CHARS: u32 = 30;
+/// Highest link density a prose block may have.
+const MAX_PROSE_LINK_DENSITY: f32 = 0.33;
+/// Weight of short non-link text (labels, datelines) as junk.
+const SHORT_TEXT_JUNK: f32 = 0.3;
+/// A boilerplate-flagged element holding at least this many prose
+/// characters…
+const WRAPPER_MIN_GOOD: f32 = 400.0;
+/// …and at least this share of the page's prose is a wrapper, not chrome.
+const WRAPPER_SHARE: f32 = 0.5;
+/// Bonus factor on the good text of an element named as the article body.
+const ARTICLE_BODY_BONUS: f32 = 0.15;
+
+/// Text statistics of one node and its subtree.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Stats {
+    /// Visible characters in the subtree (whitespace runs count once).
+    pub len: u32,
+    /// Characters inside links in the subtree.
+    pub link_len: u32,
+    /// Inline characters owned directly by this block.
+    pub own_len: u32,
+    /// Inline link characters owned directly by this block.
+    pub own_link: u32,
+    /// Commas in the inline text owned by this block.
+    pub own_commas: u32,
+    /// Prose characters in the subtree.
+    pub good: f32,
+    /// Junk characters (weighted) in the subtree.
+    pub junk: f32,
+}
+
+impl Stats {
+    /// Share of the subtree's text that sits inside links.
+    pub(crate) fn link_density(&self) -> f32 {
+        if self.len == 0 {
+            0.0
+        } else {
+            self.link_len as f32 / self.len as f32
+        }
+    }
+
+    /// Share of the block's own text that sits inside links.
+    pub(crate) fn own_link_density(&self) -> f32 {
+        if self.own_len == 0 {
+            0.0
+        } else {
+            self.own_link as f32 / self.own_len as f32
+        }
+    }
+
+    /// The block's own text reads like prose.
+    pub(crate) fn own_is_prose(&self) -> bool {
+        self.own_len.saturating_sub(self.own_link) >= MIN_PROSE_CHARS
+            && self.own_link_density() <= MAX_PROSE_LINK_DENSITY
+    }
+}
+
+/// Per-node analysis of a document.
+pub(crate) struct Analysis {
+    /// Statistics per node (same indices as the DOM).
+    pub stats: Vec<Stats>,
+    /// Nearest block element at or above each node.
+    pub block: Vec<NodeIx>,
+    /// The node is inside a link.
+    pub in_link: Vec<bool>,
+    /// The node is inside a boilerplate subtree.
+    pub boiler: Vec<bool>,
+}
+
+impl Analysis {
+    /// Computes statistics for every node in four linear passes.
+    pub(crate) fn new(dom: &Dom<'_>) -> Analysis {
+        let n = dom.len();
+        let mut stats = vec![Stats::default(); n];
+        let mut block = vec![0 as NodeIx; n];
+        let mut in_link = vec![false; n];
+        // 1. Top-down: inherited facts and inline text ownership.
+        for i in 0..n {
+            let node = dom.nodes[i];
+            let p = node.parent as usize;
+            let root = p == i;
+            block[i] = if node.tag.is_block() || root {
+                i as NodeIx
+            } else {
+                block[p]
+            };
+            in_link[i] = node.tag == Tag::A || (!root && in_link[p]);
+            if node.tag == Tag::Text {
+                let m = measure(node.text);
+                let owner = block[i] as usize;
+                stats[i].len = m.chars;
+                if in_link[i] {
+                    stats[i].link_len = m.chars;
+                    stats[owner].own_link += m.chars;
+                }
+                stats[owner].own_len += m.chars;
+                stats[owner].own_commas += m.commas;
+            }
+        }
+        // 2. Bottom-up: subtree sums and prose regardless of boilerplate
+        //    (to recognise flagged elements that are really page wrappers).
+        let mut raw_good = vec![0f32; n];
+        let mut holds_body = vec![false; n];
+        for i in (0..n).rev() {
+            let node = dom.nodes[i];
+            if stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
+                raw_good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
+            }
+            holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
+            let p = node.parent as usize;
+            if p != i {
+                let (len, link) = (stats[i].len, stats[i].link_len);
+                stats[p].len += len;
+                stats[p].link_len += link;
+                raw_good[p] += raw_good[i];
+                holds_body[p] |= holds_body[i];
+            }
+        }
+        // 3. Top-down: which flagged subtrees really are boilerplate. A
+        //    flagged element that holds most of the page's prose (or a named
+        //    article body) is a wrapper whose class happens to mention chrome
+        //    (`page-ad-margins`, `has-sidebar`); comment sections stay out.
+        let page_good = raw_good.first().copied().unwrap_or(0.0);
+        let mut boiler = vec![false; n];
+        for i in 0..n {
+            let node = dom.nodes[i];
+            let p = node.parent as usize;
+            if p != i && boiler[p] {
+                boiler[i] = true;
+                continue;
+            }
+            if node.hint.has(Hint::BOILERPLATE) {
+                let holds_most_prose =
+                    raw_good[i] >= WRAPPER_MIN_GOOD && raw_good[i] >= WRAPPER_SHARE * page_good;
+                let wrapper = !node.hint.has(Hint::COMMENTS)
+                    && (holds_body[i] || (holds_most_prose && !node.hint.has(Hint::STRONG)));
+                boiler[i] = !wrapper;
+            }
+        }
+        // 4. Bottom-up: prose and junk.
+        for i in (0..n).rev() {
+            let node = dom.nodes[i];
+            let s = &mut stats[i];
+            if s.own_len > 0 {
+                let non_link = s.own_len.saturating_sub(s.own_link) as f32;
+                if boiler[i] {
+                    s.junk += s.own_len as f32;
+                } else if matches!(node.tag, Tag::Heading(_)) {
+                    // Headings are neither evidence for nor against.
+                } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
+                    s.good += non_link;
+                    s.junk += s.own_link as f32 * 0.5;
+                } else {
+                    s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
+                }
+            }
+            let p = node.parent as usize;
+            if p != i {
+                let (good, junk) = (stats[i].good, stats[i].junk);
+                stats[p].good += good;
+                stats[p].junk += junk;
+            }
+        }
+        Analysis {
+            stats,
+            block,
+            in_link,
+            boiler,
+        }
+    }
+
+    /// The element that best holds the main content, with its score.
+    pub(crate) fn best_container(&self, dom: &Dom<'_>) -> Option<(NodeIx, f32)> {
+        let mut best: Option<(NodeIx, f32)> = None;
+        for (i, node) in dom.nodes.iter().enumerate() {
+            if node.tag == Tag::Text || self.boiler[i] || !node.tag.is_block() {
+                continue;
+            }
+            if matches!(node.tag, Tag::Head | Tag::Title) {
+                continue;
+            }
+            let s = &self.stats[i];
+            if s.good <= 0.0 {
+                continue;
+            }
+            let mut good = s.good;
+            if node.hint.has(Hint::ARTICLE_BODY) {
+                good *= 1.0 + ARTICLE_BODY_BONUS;
+            }
+            let score = good - JUNK_WEIGHT * s.junk;
+            if best.is_none_or(|(_, b)| score >= b) {
+                best = Some((i as NodeIx, score));
+            }
+        }
+        best
+    }
+}

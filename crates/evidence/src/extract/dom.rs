@@ -1,0 +1,434 @@
+//! A flat, pre-order view of the parsed document.
+//!
+//! The parser's tree (`scraper::Html`) is walked once, iteratively, and every
+//! element and text node that can carry visible text is copied into one
+//! vector in document order. Each entry knows its parent and where its subtree
+//! ends, so "all descendants" is a slice, "children" is a jump from one
+//! subtree end to the next, and bottom-up sums are a single reverse loop. No
+//! walk in the extractor recurses, so nesting depth never threatens the stack.
+//!
+//! Elements that never hold readable text (scripts, styles, forms controls,
+//! embedded media, hidden elements) are left out together with their
+//! subtrees.
+
+use ego_tree::iter::Edge;
+use scraper::node::Element;
+use scraper::{Html, Node as ParsedNode};
+
+use super::vocabulary::{self, Hint};
+
+/// Index of a node in [`Dom::nodes`].
+pub(crate) type NodeIx = u32;
+
+/// The element kinds the extractor distinguishes. Everything else is
+/// [`Tag::Inline`] (unknown inline markup) or [`Tag::Custom`] (custom elements,
+/// treated as block containers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// A text node.
+    Text,
+    Html,
+    Head,
+    Body,
+    Title,
+    Meta,
+    Link,
+    Base,
+    Script,
+    Div,
+    Section,
+    Article,
+    Main,
+    Header,
+    Footer,
+    Nav,
+    Aside,
+    Form,
+    Figure,
+    Figcaption,
+    Address,
+    Details,
+    Summary,
+    P,
+    Heading(u8),
+    Pre,
+    Blockquote,
+    Ul,
+    Ol,
+    Li,
+    Dl,
+    Dt,
+    Dd,
+    Table,
+    Caption,
+    Tr,
+    Td,
+    Th,
+    TableSection,
+    Hr,
+    Br,
+    A,
+    Code,
+    Strong,
+    Em,
+    Time,
+    Img,
+    /// Other block-level containers (center, hgroup, fieldset, dialog, …).
+    OtherBlock,
+    /// A custom element (`<x-foo>`): a block container.
+    Custom,
+    /// Any other inline element (span, small, sup, …).
+    Inline,
+}
+
+impl Tag {
+    fn from_name(name: &str) -> Option<Tag> {
+        let tag = match name {
+            "html" => Tag::Html,
+            "head" => Tag::Head,
+            "body" => Tag::Body,
+            "title" => Tag::Title,
+            "meta" => Tag::Meta,
+            "link" => Tag::Link,
+            "base" => Tag::Base,
+            "script" => Tag::Script,
+            "div" => Tag::Div,
+            "section" => Tag::Section,
+            "article" => Tag::Article,
+            "main" => Tag::Main,
+            "header" => Tag::Header,
+            "footer" => Tag::Footer,
+            "nav" => Tag::Nav,
+            "aside" => Tag::Aside,
+            "form" => Tag::Form,
+            "figure" => Tag::Figure,
+            "figcaption" => Tag::Figcaption,
+            "address" => Tag::Address,
+            "details" => Tag::Details,
+            "summary" => Tag::Summary,
+            "p" => Tag::P,
+            "h1" => Tag::Heading(1),
+            "h2" => Tag::Heading(2),
+            "h3" => Tag::Heading(3),
+            "h4" => Tag::Heading(4),
+            "h5" => Tag::Heading(5),
+            "h6" => Tag::Heading(6),
+            "pre" | "listing" | "plaintext" | "xmp" => Tag::Pre,
+            "blockquote" => Tag::Blockquote,
+            "ul" | "menu" | "dir" => Tag::Ul,
+            "ol" => Tag::Ol,
+            "li" => Tag::Li,
+            "dl" => Tag::Dl,
+            "dt" => Tag::Dt,
+            "dd" => Tag::Dd,
+            "table" => Tag::Table,
+            "caption" => Tag::Caption,
+            "tr" => Tag::Tr,
+            "td" => Tag::Td,
+            "th" => Tag::Th,
+            "thead" | "tbody" | "tfoot" => Tag::TableSection,
+            "hr" => Tag::Hr,
+            "br" => Tag::Br,
+            "a" => Tag::A,
+            "code" | "kbd" | "samp" | "tt" => Tag::Code,
+            "strong" | "b" => Tag::Strong,
+            "em" | "i" => Tag::Em,
+            "time" => Tag::Time,
+            "img" => Tag::Img,
+            "center" | "hgroup" | "fieldset" | "dialog" | "search" | "legend" | "frameset"
+            | "frame" | "optgroup" | "output" => Tag::OtherBlock,
+            // Never readable text, or text that is not part of the page's prose.
+            "style" | "noscript" | "template" | "svg" | "math" | "iframe" | "object" | "embed"
+            | "canvas" | "button" | "input" | "select" | "option" | "textarea" | "audio"
+            | "video" | "map" | "noembed" | "noframes" | "applet" | "datalist" | "meter"
+            | "progress" | "param" | "track" | "source" => return None,
+            other if other.contains('-') => Tag::Custom,
+            _ => Tag::Inline,
+        };
+        Some(tag)
+    }
+
+    /// Starts a new line of text (a paragraph boundary) in the rendered output.
+    pub(crate) fn is_block(self) -> bool {
+        !matches!(
+            self,
+            Tag::Text
+                | Tag::A
+                | Tag::Code
+                | Tag::Strong
+                | Tag::Em
+                | Tag::Time
+                | Tag::Img
+                | Tag::Inline
+                | Tag::Br
+                | Tag::Title
+                | Tag::Meta
+                | Tag::Link
+                | Tag::Base
+                | Tag::Script
+        )
+    }
+
+    /// Elements that are structural wrappers of other blocks.
+    pub(crate) fn is_container(self) -> bool {
+        matches!(
+            self,
+            Tag::Div
+                | Tag::Section
+                | Tag::Article
+                | Tag::Main
+                | Tag::Header
+                | Tag::Footer
+                | Tag::Nav
+                | Tag::Aside
+                | Tag::Form
+                | Tag::Figure
+                | Tag::Details
+                | Tag::OtherBlock
+                | Tag::Custom
+                | Tag::Body
+                | Tag::Html
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Dl
+                | Tag::Table
+                | Tag::TableSection
+                | Tag::Tr
+                | Tag::Blockquote
+        )
+    }
+}
+
+/// One node of the flat document.
+#[derive(Clone, Copy)]
+pub(crate) struct Node<'a> {
+    /// Element kind, or [`Tag::Text`].
+    pub tag: Tag,
+    /// The parsed element (attributes), `None` for text.
+    pub el: Option<&'a Element>,
+    /// Text content of a text node (raw, whitespace not collapsed).
+    pub text: &'a str,
+    /// Parent index (the root points to itself).
+    pub parent: NodeIx,
+    /// One past the last descendant: the subtree is `self..end`.
+    pub end: NodeIx,
+    /// What the element's class, id, role and itemprop say about it.
+    pub hint: Hint,
+}
+
+/// The flat document plus facts gathered while building it.
+pub(crate) struct Dom<'a> {
+    /// Nodes in document order; index 0 is the root element.
+    pub nodes: Vec<Node<'a>>,
+    /// Bodies of the `application/ld+json` scripts, in document order.
+    pub json_ld: Vec<&'a str>,
+}
+
+impl<'a> Dom<'a> {
+    /// Copies the readable part of `html` into a flat vector, iteratively.
+    pub(crate) fn build(html: &'a Html) -> Dom<'a> {
+        let mut nodes: Vec<Node<'a>> = Vec::with_capacity(1024);
+        // Stack of open nodes (indices into `nodes`) and, when a skipped
+        // element is open, how many of its opens are still pending.
+        let mut stack: Vec<NodeIx> = Vec::with_capacity(64);
+        let mut skip_depth = 0usize;
+        let mut json_ld = Vec::new();
+        for edge in html.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) => {
+                    if skip_depth > 0 {
+                        if node.value().is_element() {
+                            skip_depth += 1;
+                        }
+                        continue;
+                    }
+                    match node.value() {
+                        ParsedNode::Element(el) => {
+                            let Some(tag) = Tag::from_name(el.name()) else {
+                                skip_depth = 1;
+                                continue;
+                            };
+                            if tag == Tag::Script {
+                                if el.attr("type").is_some_and(|t| t.contains("ld+json")) {
+                                    let body = node
+                                        .first_child()
+                                        .and_then(|c| c.value().as_text())
+                                        .map(|t| &**t);
+                                    json_ld.push(body.unwrap_or(""));
+                                }
+                                skip_depth = 1;
+                                continue;
+                            }
+                            if vocabulary::is_hidden(el) && !matches!(tag, Tag::Html | Tag::Body) {
+                                skip_depth = 1;
+                                continue;
+                            }
+                            let ix = nodes.len() as NodeIx;
+                            let parent = stack.last().copied().unwrap_or(ix);
+                            nodes.push(Node {
+                                tag,
+                                el: Some(el),
+                                text: "",
+                                parent,
+                                end: ix + 1,
+                                hint: vocabulary::hint_for(tag, el),
+                            });
+                            stack.push(ix);
+                        }
+                        ParsedNode::Text(text) => {
+                            let Some(&parent) = stack.last() else { continue };
+                            let ix = nodes.len() as NodeIx;
+                            nodes.push(Node {
+                                tag: Tag::Text,
+                                el: None,
+                                text,
+                                parent,
+                                end: ix + 1,
+                                hint: Hint::NEUTRAL,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                Edge::Close(node) => {
+                    if skip_depth > 0 {
+                        if node.value().is_element() {
+                            skip_depth -= 1;
+                        }
+                        continue;
+                    }
+                    if node.value().is_element()
+                        && let Some(ix) = stack.pop()
+                    {
+                        nodes[ix as usize].end = nodes.len() as NodeIx;
+                    }
+                }
+            }
+        }
+        Dom { nodes, json_ld }
+    }
+
+    /// Number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The node at `ix`.
+    pub(crate) fn node(&self, ix: NodeIx) -> &Node<'a> {
+        &self.nodes[ix as usize]
+    }
+
+    /// Attribute of the element at `ix`.
+    pub(crate) fn attr(&self, ix: NodeIx, name: &str) -> Option<&'a str> {
+        self.nodes[ix as usize].el.and_then(|el| el.attr(name))
+    }
+
+    /// Indices of the direct children of `ix`, in order.
+    pub(crate) fn children(&self, ix: NodeIx) -> Children<'_, 'a> {
+        Children {
+            dom: self,
+            next: ix + 1,
+            end: self.nodes[ix as usize].end,
+        }
+    }
+
+    /// The text of the subtree at `ix`, whitespace collapsed, at most about
+    /// `max_chars` characters.
+    pub(crate) fn text_of(&self, ix: NodeIx, max_chars: usize) -> String {
+        let mut out = String::new();
+        let end = self.nodes[ix as usize].end as usize;
+        for node in &self.nodes[ix as usize..end] {
+            if node.tag.is_block() && !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            if node.tag != Tag::Text {
+                continue;
+            }
+            if node.text.starts_with(|c: char| c.is_ascii_whitespace()) && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            for (k, word) in node.text.split_ascii_whitespace().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                out.push_str(word);
+            }
+            if node.text.ends_with(|c: char| c.is_ascii_whitespace()) {
+                out.push(' ');
+            }
+            if out.len() > max_chars * 4 || out.chars().count() > max_chars {
+                break;
+            }
+        }
+        out.trim().to_owned()
+    }
+
+    /// The first element with this tag, in document order.
+    pub(crate) fn first(&self, tag: Tag) -> Option<NodeIx> {
+        self.nodes
+            .iter()
+            .position(|n| n.tag == tag)
+            .map(|i| i as NodeIx)
+    }
+}
+
+/// Iterator over the children of a node.
+pub(crate) struct Children<'d, 'a> {
+    dom: &'d Dom<'a>,
+    next: NodeIx,
+    end: NodeIx,
+}
+
+impl Iterator for Children<'_, '_> {
+    type Item = NodeIx;
+
+    fn next(&mut self) -> Option<NodeIx> {
+        if self.next >= self.end {
+            return None;
+        }
+        let ix = self.next;
+        self.next = self.dom.nodes[ix as usize].end;
+        Some(ix)
+    }
+}
+
+/// Collapsed-whitespace length and comma count of a piece of text.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct TextMeasure {
+    /// Characters, with each whitespace run counted as one.
+    pub chars: u32,
+    /// Commas (ASCII and the CJK full-width/ideographic ones).
+    pub commas: u32,
+}
+
+/// Measures a text node: characters with whitespace runs collapsed, and
+/// commas. Works on bytes (UTF-8 continuation bytes are not counted).
+pub(crate) fn measure(text: &str) -> TextMeasure {
+    let mut chars = 0u32;
+    let mut commas = 0u32;
+    let mut in_space = true;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() {
+            if !in_space {
+                chars += 1;
+                in_space = true;
+            }
+        } else if b & 0xC0 != 0x80 {
+            chars += 1;
+            in_space = false;
+            if b == b',' {
+                commas += 1;
+            } else if (b == 0xEF && bytes.get(i + 1..i + 3) == Some(&[0xBC, 0x8C]))
+                || (b == 0xE3 && bytes.get(i + 1..i + 3) == Some(&[0x80, 0x81]))
+            {
+                // "，" (U+FF0C) and "、" (U+3001)
+                commas += 1;
+            }
+        }
+        i += 1;
+    }
+    TextMeasure { chars, commas }
+}

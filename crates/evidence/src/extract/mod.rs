@@ -1,0 +1,575 @@
+//! Main-content extraction from HTML.
+//!
+//! [`extract`] turns a page into an [`Extracted`]: the article text with its
+//! paragraph structure (as plain text, Markdown and [`Block`]s), the title,
+//! byline, publication date (ISO 8601), language, the links inside the
+//! article, every JSON-LD block (invalid ones reported in
+//! [`Extracted::json_ld_errors`]), and the signals later steps need: text
+//! size, link density, whether the page is an empty JavaScript shell
+//! ([`ShellSignals`]) and which meta tags it has ([`MetaSignals`]).
+//! [`extract_bytes`] does the same for raw bytes, choosing the character
+//! encoding first ([`decode_html`]).
+//!
+//! How it works, in order:
+//! 1. `prescan`: a byte-level pass drops the contents of scripts, styles,
+//!    SVG, noscript blocks and comments (keeping JSON-LD), so the HTML5
+//!    parser has half the bytes to read.
+//! 2. The page is parsed with `scraper` (html5ever) and flattened into a
+//!    pre-order vector (`dom`); hidden elements, form controls and embeds are
+//!    left out. Every later walk is iterative: nesting depth cannot overflow
+//!    the stack.
+//! 3. `vocabulary` tags elements by class/id words, ARIA roles and microdata
+//!    (boilerplate, article body, captions…); `content` measures the text
+//!    each block owns and picks the container that maximises prose minus
+//!    junk.
+//! 4. `render` walks that container, skipping boilerplate subtrees and
+//!    link-list paragraphs, and writes blocks; when the container yields
+//!    too little, a prose-only pass over the whole body is the fallback.
+//! 5. `metadata`, `json_ld`, `date` and `language` fill in the rest.
+//!
+//! Extraction never fails and never panics: on empty or broken input the
+//! result simply has empty text ([`Strategy::Empty`]).
+
+mod charset;
+mod content;
+mod date;
+mod dom;
+mod json_ld;
+mod language;
+mod metadata;
+mod prescan;
+mod render;
+mod shell;
+mod vocabulary;
+
+use scraper::Html;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+pub use charset::{CharsetSource, Decoded, decode_html};
+pub use date::normalize_date;
+pub use json_ld::JsonLdError;
+pub use language::{LanguageSource, detect_language, normalize_language_tag};
+pub use shell::ShellSignals;
+
+use content::Analysis;
+use dom::{Dom, Tag};
+use metadata::PageMeta;
+use render::{RenderOptions, Rendered};
+
+/// Below this many characters the chosen container is compared with the
+/// prose-only pass over the whole body.
+const THIN_CONTENT_CHARS: usize = 250;
+
+/// What to produce besides the plain text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtractOptions {
+    /// Render Markdown (`Extracted::markdown`). Default `true`.
+    pub markdown: bool,
+    /// Collect the links found in the main content. Default `true`.
+    pub links: bool,
+    /// Stop adding blocks once the text reaches this many characters
+    /// (`Extracted::truncated` is then set). Default: no limit.
+    pub max_text_chars: Option<usize>,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            markdown: true,
+            links: true,
+            max_text_chars: None,
+        }
+    }
+}
+
+impl ExtractOptions {
+    /// Sets [`ExtractOptions::max_text_chars`].
+    pub fn with_max_text_chars(mut self, max: usize) -> Self {
+        self.max_text_chars = Some(max);
+        self
+    }
+}
+
+/// The kind of a paragraph-level block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BlockKind {
+    /// Running text.
+    Paragraph,
+    /// A heading, level 1–6.
+    Heading(u8),
+    /// A list item; `number` is set for ordered lists.
+    ListItem {
+        /// Nesting depth (1 = top level).
+        depth: u8,
+        /// Position in an ordered list.
+        number: Option<u32>,
+    },
+    /// Preformatted text or code.
+    Code,
+    /// A table row (cells separated by `" | "`).
+    TableRow,
+}
+
+/// One paragraph-level block of the main content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    /// What kind of block it is.
+    pub kind: BlockKind,
+    /// Blockquote nesting (0 = not quoted).
+    pub quote_depth: u8,
+    /// Plain text (whitespace collapsed, except in code).
+    pub text: String,
+    /// Inline Markdown (links, emphasis, code spans), without block prefix.
+    pub markdown: String,
+}
+
+/// A link in the main content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// Absolute http(s) URL.
+    pub url: String,
+    /// Anchor text.
+    pub text: String,
+}
+
+/// Meta tags the fetch verdict score counts (agbrowse: canonical,
+/// description, OpenGraph, JSON-LD).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetaSignals {
+    /// `<link rel="canonical">` target (absolute when a base URL is known).
+    pub canonical: Option<String>,
+    /// Meta description (or OpenGraph/Twitter description).
+    pub description: Option<String>,
+    /// Any `og:*` meta tag is present.
+    pub open_graph: bool,
+    /// At least one JSON-LD block is present (valid or not).
+    pub json_ld: bool,
+}
+
+impl MetaSignals {
+    /// How many of the four signals are present (0–4).
+    pub fn count(&self) -> u8 {
+        u8::from(self.canonical.is_some())
+            + u8::from(self.description.is_some())
+            + u8::from(self.open_graph)
+            + u8::from(self.json_ld)
+    }
+}
+
+/// Which path produced the main text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// The best-scoring container, cleaned.
+    Container,
+    /// The container was too thin; prose paragraphs of the whole body.
+    ProseFallback,
+    /// No prose anywhere; the cleaned body as it is.
+    WholeBody,
+    /// The page has no text.
+    Empty,
+}
+
+/// Everything extracted from one page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Extracted {
+    /// Headline, cleaned of site-name suffixes.
+    pub title: Option<String>,
+    /// Author name(s).
+    pub byline: Option<String>,
+    /// Publication date, ISO 8601 (`2019-11-19` or an RFC 3339 timestamp).
+    pub published: Option<String>,
+    /// Language tag (`en`, `en-US`, `zh-Hant`), declared or detected.
+    pub language: Option<String>,
+    /// Where [`Extracted::language`] came from.
+    pub language_source: Option<LanguageSource>,
+    /// Site name (`og:site_name`, JSON-LD publisher).
+    pub site_name: Option<String>,
+    /// Main text: blocks separated by blank lines, list items and table rows
+    /// by single newlines.
+    pub text: String,
+    /// Main text as Markdown.
+    pub markdown: String,
+    /// The main content's blocks.
+    pub blocks: Vec<Block>,
+    /// Characters (Unicode scalar values) in [`Extracted::text`].
+    pub text_chars: usize,
+    /// Share of the main content's characters that are link text (0–1).
+    pub link_density: f64,
+    /// Links in the main content (absolute http(s), deduplicated).
+    pub links: Vec<Link>,
+    /// Parsed JSON-LD blocks, in page order.
+    pub json_ld: Vec<serde_json::Value>,
+    /// JSON-LD blocks that could not be parsed.
+    pub json_ld_errors: Vec<JsonLdError>,
+    /// Meta signals for the verdict score.
+    pub meta: MetaSignals,
+    /// JavaScript-shell signals for the fetch ladder.
+    pub shell: ShellSignals,
+    /// Which path produced the text.
+    pub strategy: Strategy,
+    /// The text was cut at `ExtractOptions::max_text_chars`.
+    pub truncated: bool,
+    /// How the bytes were decoded (set by [`extract_bytes`] only).
+    pub decoded: Option<DecodeInfo>,
+}
+
+/// How [`extract_bytes`] decoded the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecodeInfo {
+    /// WHATWG encoding name.
+    pub encoding: String,
+    /// Where it came from.
+    pub source: CharsetSource,
+    /// Malformed bytes were replaced.
+    pub had_errors: bool,
+}
+
+/// Extracts the main content and metadata of an HTML page. `url` is the
+/// page's address, used to resolve relative links and to recognise the site
+/// name in titles.
+pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extracted {
+    let (stripped, pre) = prescan::strip_inert(html);
+    let parsed = Html::parse_document(&stripped);
+    let dom = Dom::build(&parsed);
+    let analysis = Analysis::new(&dom);
+    let meta = PageMeta::collect(&dom);
+    let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);
+    let facts = json_ld::article_facts(&json_ld);
+
+    let base: Option<Url> = match (&meta.base_href, url) {
+        (Some(b), Some(u)) => u.join(b).ok().or_else(|| Some(u.clone())),
+        (Some(b), None) => Url::parse(b).ok(),
+        (None, u) => u.cloned(),
+    };
+    let title = meta.title(&facts, url);
+
+    let body = dom.first(Tag::Body).unwrap_or(0);
+    let body_chars = analysis.stats.get(body as usize).map_or(0, |s| s.len);
+    let (rendered, strategy) = main_content(&dom, &analysis, base.as_ref(), body);
+    let blocks = tidy_blocks(rendered.blocks, title.as_deref(), meta.first_h1.as_deref());
+    let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
+    let text = join_text(&blocks);
+    let markdown = if options.markdown {
+        join_markdown(&blocks)
+    } else {
+        String::new()
+    };
+    let text_chars = text.chars().count();
+    let link_chars: usize = if text_chars == 0 {
+        0
+    } else {
+        rendered.links.iter().map(|l| l.text.chars().count()).sum()
+    };
+    let link_density = if text_chars == 0 {
+        0.0
+    } else {
+        (link_chars as f64 / text_chars as f64).min(1.0)
+    };
+    let links = if options.links {
+        dedup_links(rendered.links)
+    } else {
+        Vec::new()
+    };
+    let strategy = if text.is_empty() {
+        Strategy::Empty
+    } else {
+        strategy
+    };
+
+    let (language, language_source) = language_of(&meta, &text);
+    let canonical = meta.canonical.as_deref().and_then(|c| match &base {
+        Some(b) => b.join(c).ok().map(String::from),
+        None => Some(c.to_owned()),
+    });
+    let shell = shell::signals(
+        &dom,
+        body_chars,
+        text_chars,
+        pre.script_count,
+        pre.script_bytes,
+        pre.noscript_mentions_javascript,
+    );
+    Extracted {
+        byline: meta.byline(&facts),
+        published: meta.published(&facts, url),
+        site_name: meta.site_name.clone().or_else(|| facts.publisher.clone()),
+        meta: MetaSignals {
+            canonical,
+            description: meta.description(),
+            open_graph: meta.has_open_graph,
+            json_ld: !dom.json_ld.is_empty(),
+        },
+        title,
+        language,
+        language_source,
+        text,
+        markdown,
+        blocks,
+        text_chars,
+        link_density,
+        links,
+        json_ld,
+        json_ld_errors,
+        shell,
+        strategy,
+        truncated,
+        decoded: None,
+    }
+}
+
+/// Decodes `bytes` (see [`decode_html`]) and extracts from the text.
+/// `content_type` is the HTTP `Content-Type` header, if known.
+pub fn extract_bytes(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: Option<&Url>,
+    options: &ExtractOptions,
+) -> Extracted {
+    let decoded = decode_html(bytes, content_type);
+    let mut out = extract(&decoded.html, url, options);
+    out.decoded = Some(DecodeInfo {
+        encoding: decoded.encoding,
+        source: decoded.source,
+        had_errors: decoded.had_errors,
+    });
+    out
+}
+
+/// Chooses and renders the main content.
+fn main_content(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    base: Option<&Url>,
+    body: dom::NodeIx,
+) -> (Rendered, Strategy) {
+    if dom.len() == 0 {
+        return (Rendered::default(), Strategy::Empty);
+    }
+    let normal = RenderOptions {
+        base,
+        prose_only: false,
+    };
+    let Some((best, _)) = analysis.best_container(dom) else {
+        return (render::render(dom, analysis, body, &normal), Strategy::WholeBody);
+    };
+    if let Some(snip) = std::env::var_os("FERRET_SNIP") {
+        let snip = snip.to_string_lossy().to_string();
+        if let Some(t) = dom.nodes.iter().position(|n| n.tag == Tag::Text && n.text.contains(&snip)) {
+            let mut ix = t as dom::NodeIx;
+            loop {
+                let n = dom.node(ix);
+                let s = &analysis.stats[ix as usize];
+                eprintln!("SNIP {:?} class={:?} id={:?} good={} junk={} len={} boiler={} hint={:?}", n.tag, dom.attr(ix, "class"), dom.attr(ix, "id"), s.good, s.junk, s.len, analysis.boiler[ix as usize], n.hint);
+                if n.parent == ix { break; }
+                ix = n.parent;
+            }
+        }
+    }
+    if std::env::var_os("FERRET_DEBUG").is_some() {
+        let mut ix = best;
+        loop {
+            let n = dom.node(ix);
+            let s = &analysis.stats[ix as usize];
+            eprintln!("DEBUG {:?} class={:?} id={:?} good={} junk={} len={} hint={:?}", n.tag, dom.attr(ix, "class"), dom.attr(ix, "id"), s.good, s.junk, s.len, n.hint);
+            if n.parent == ix { break; }
+            ix = n.parent;
+        }
+    }
+    let chosen = render::render(dom, analysis, best, &normal);
+    let chosen_chars = chars_of(&chosen);
+    if std::env::var_os("FERRET_DEBUG").is_some() {
+        eprintln!("DEBUG chosen blocks={} chars={}", chosen.blocks.len(), chosen_chars);
+    }
+    if chosen_chars >= THIN_CONTENT_CHARS {
+        return (chosen, Strategy::Container);
+    }
+    let prose = RenderOptions {
+        base,
+        prose_only: true,
+    };
+    let fallback = render::render(dom, analysis, body, &prose);
+    if chars_of(&fallback) > chosen_chars * 2 {
+        (fallback, Strategy::ProseFallback)
+    } else {
+        (chosen, Strategy::Container)
+    }
+}
+
+fn chars_of(r: &Rendered) -> usize {
+    r.blocks.iter().map(|b| b.text.len()).sum()
+}
+
+/// Removes the headline (already in `title`) with any short kicker lines
+/// before it, and headings left dangling at the end.
+fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) -> Vec<Block> {
+    let same = |a: &str, b: &str| {
+        let (a, b) = (squash(a), squash(b));
+        !a.is_empty() && !b.is_empty() && (a == b || (a.len() > 20 && b.contains(&a)))
+    };
+    let headline = blocks.iter().take(6).position(|b| {
+        matches!(b.kind, BlockKind::Heading(_))
+            && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
+    });
+    if let Some(k) = headline
+        && blocks[..k].iter().all(|b| b.text.chars().count() < 80)
+    {
+        blocks.drain(..=k);
+    }
+    while blocks
+        .last()
+        .is_some_and(|b| matches!(b.kind, BlockKind::Heading(_)))
+    {
+        blocks.pop();
+    }
+    blocks
+}
+
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn cap_blocks(mut blocks: Vec<Block>, max: Option<usize>) -> (Vec<Block>, bool) {
+    let Some(max) = max else {
+        return (blocks, false);
+    };
+    let mut total = 0usize;
+    for (k, b) in blocks.iter().enumerate() {
+        total += b.text.chars().count() + 2;
+        if total > max {
+            blocks.truncate(k.max(1).min(blocks.len()));
+            if k == 0 {
+                let cut: String = blocks[0].text.chars().take(max).collect();
+                blocks[0].markdown = cut.clone();
+                blocks[0].text = cut;
+            }
+            return (blocks, true);
+        }
+    }
+    (blocks, false)
+}
+
+/// Whether two consecutive blocks are separated by a single newline.
+fn tight(a: &Block, b: &Block) -> bool {
+    a.quote_depth == b.quote_depth
+        && matches!(
+            (a.kind, b.kind),
+            (BlockKind::ListItem { .. }, BlockKind::ListItem { .. })
+                | (BlockKind::TableRow, BlockKind::TableRow)
+        )
+}
+
+fn join_text(blocks: &[Block]) -> String {
+    let mut out = String::with_capacity(blocks.iter().map(|b| b.text.len() + 2).sum());
+    for (k, b) in blocks.iter().enumerate() {
+        if k > 0 {
+            out.push_str(if tight(&blocks[k - 1], b) { "\n" } else { "\n\n" });
+        }
+        if let BlockKind::ListItem { depth, number } = b.kind {
+            push_list_marker(&mut out, depth, number);
+        }
+        out.push_str(&b.text);
+    }
+    out
+}
+
+fn push_list_marker(out: &mut String, depth: u8, number: Option<u32>) {
+    for _ in 1..depth.min(8) {
+        out.push_str("  ");
+    }
+    match number {
+        Some(n) => {
+            out.push_str(&n.to_string());
+            out.push_str(". ");
+        }
+        None => out.push_str("- "),
+    }
+}
+
+fn join_markdown(blocks: &[Block]) -> String {
+    let mut out = String::with_capacity(blocks.iter().map(|b| b.markdown.len() + 8).sum());
+    let mut header_row_pending = true;
+    for (k, b) in blocks.iter().enumerate() {
+        if k > 0 {
+            out.push_str(if tight(&blocks[k - 1], b) { "\n" } else { "\n\n" });
+        }
+        let mut line = String::new();
+        match b.kind {
+            BlockKind::Paragraph => line.push_str(&b.markdown),
+            BlockKind::Heading(level) => {
+                for _ in 0..level.clamp(1, 6) {
+                    line.push('#');
+                }
+                line.push(' ');
+                line.push_str(&b.markdown);
+            }
+            BlockKind::ListItem { depth, number } => {
+                push_list_marker(&mut line, depth, number);
+                line.push_str(&b.markdown);
+            }
+            BlockKind::Code => {
+                let fence = if b.text.contains("```") { "~~~~" } else { "```" };
+                line.push_str(fence);
+                line.push('\n');
+                line.push_str(&b.text);
+                line.push('\n');
+                line.push_str(fence);
+            }
+            BlockKind::TableRow => {
+                let cells = b.markdown.split(" | ").count();
+                line.push_str("| ");
+                line.push_str(&b.markdown);
+                line.push_str(" |");
+                let first_row = k == 0 || !matches!(blocks[k - 1].kind, BlockKind::TableRow);
+                if first_row {
+                    header_row_pending = true;
+                }
+                if header_row_pending {
+                    line.push_str("\n|");
+                    for _ in 0..cells {
+                        line.push_str(" --- |");
+                    }
+                    header_row_pending = false;
+                }
+            }
+        }
+        if b.quote_depth > 0 {
+            let prefix = "> ".repeat(b.quote_depth as usize);
+            let quoted: Vec<String> = line.lines().map(|l| format!("{prefix}{l}")).collect();
+            out.push_str(&quoted.join("\n"));
+        } else {
+            out.push_str(&line);
+        }
+    }
+    out
+}
+
+fn dedup_links(links: Vec<Link>) -> Vec<Link> {
+    let mut seen = std::collections::HashSet::new();
+    links
+        .into_iter()
+        .filter(|l| seen.insert(l.url.clone()))
+        .collect()
+}
+
+fn language_of(meta: &PageMeta, text: &str) -> (Option<String>, Option<LanguageSource>) {
+    let declared = [
+        (meta.html_lang.as_deref(), LanguageSource::HtmlLang),
+        (meta.content_language.as_deref(), LanguageSource::ContentLanguage),
+        (meta.og_locale.as_deref(), LanguageSource::OgLocale),
+    ];
+    for (value, source) in declared {
+        if let Some(tag) = value.and_then(normalize_language_tag) {
+            return (Some(tag), Some(source));
+        }
+    }
+    match detect_language(text) {
+        Some(code) => (Some(code.to_owned()), Some(LanguageSource::Detected)),
+        None => (None, None),
+    }
+}

@@ -1,0 +1,242 @@
+//! A byte-level pass over the raw HTML that runs before the real parser.
+//!
+//! Scripts, style sheets, inline SVG, `<noscript>` fallbacks and comments make
+//! up more than half of a typical news page, and none of them is article text.
+//! This pass copies the page with their *contents* removed (the tags stay, so
+//! the parser still sees a `<script>` element and script counts stay right),
+//! which roughly halves the work of the HTML5 parser. JSON-LD scripts are kept
+//! whole because the metadata step reads them.
+//!
+//! The scanner follows the tokenizer rules that matter for finding those
+//! elements: quoted attribute values (a `>` inside quotes does not end a tag),
+//! comments, and the raw-text elements (`<title>`, `<textarea>`) whose content
+//! is never markup. Anything it does not recognise is copied unchanged, so the
+//! parser always has the final word on the document's structure.
+
+use memchr::memchr;
+
+/// What the pre-scan learned while copying the page.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Prescan {
+    /// Number of `<script>` elements (of any type, JSON-LD included).
+    pub script_count: usize,
+    /// Bytes of script content removed (inline JavaScript).
+    pub script_bytes: usize,
+    /// A `<noscript>` block mentioned JavaScript ("please enable JavaScript").
+    pub noscript_mentions_javascript: bool,
+}
+
+/// What happens to the content of an element the scanner recognises.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// Drop the content (scripts, styles, SVG, noscript, iframes).
+    Drop,
+    /// Keep the content but do not look for tags inside it (RCDATA).
+    KeepOpaque,
+}
+
+/// Elements whose content the scanner handles itself.
+const RAW_ELEMENTS: &[(&str, Content)] = &[
+    ("script", Content::Drop),
+    ("style", Content::Drop),
+    ("svg", Content::Drop),
+    ("noscript", Content::Drop),
+    ("iframe", Content::Drop),
+    ("noembed", Content::Drop),
+    ("noframes", Content::Drop),
+    ("title", Content::KeepOpaque),
+    ("textarea", Content::KeepOpaque),
+    ("xmp", Content::KeepOpaque),
+];
+
+/// Copies `html` without the contents of scripts, styles, SVG, noscript blocks
+/// and comments. JSON-LD script bodies are kept.
+pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
+    let bytes = html.as_bytes();
+    let mut out = String::with_capacity(html.len() / 2 + 64);
+    let mut info = Prescan::default();
+    // `copied` is the start of the not-yet-copied input.
+    let mut copied = 0usize;
+    let mut pos = 0usize;
+    while let Some(off) = memchr(b'<', &bytes[pos..]) {
+        let lt = pos + off;
+        let rest = &bytes[lt + 1..];
+        if rest.starts_with(b"!--") {
+            let end = comment_end(bytes, lt + 4);
+            out.push_str(&html[copied..lt]);
+            copied = end;
+            pos = end;
+            continue;
+        }
+        let Some(&first) = rest.first() else { break };
+        if !first.is_ascii_alphabetic() {
+            pos = lt + 1;
+            continue;
+        }
+        let name_len = rest
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b':'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        let tag_end = tag_end(bytes, lt + 1 + name_len);
+        let raw = RAW_ELEMENTS
+            .iter()
+            .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
+        let Some(&(raw_name, handling)) = raw else {
+            pos = tag_end;
+            continue;
+        };
+        let self_closing = tag_end >= 2 && bytes[tag_end - 2] == b'/' && raw_name == "svg";
+        if self_closing {
+            pos = tag_end;
+            continue;
+        }
+        let close = find_close_tag(bytes, tag_end, raw_name.as_bytes());
+        let content = &html[tag_end..close];
+        let keep = match handling {
+            Content::KeepOpaque => true,
+            Content::Drop if raw_name == "script" => {
+                info.script_count += 1;
+                let open_tag = &html[lt..tag_end];
+                let json_ld = contains_ignore_ascii_case(open_tag.as_bytes(), b"ld+json");
+                if !json_ld {
+                    info.script_bytes += content.len();
+                }
+                json_ld
+            }
+            Content::Drop => {
+                if raw_name == "noscript"
+                    && contains_ignore_ascii_case(content.as_bytes(), b"javascript")
+                {
+                    info.noscript_mentions_javascript = true;
+                }
+                false
+            }
+        };
+        if !keep {
+            out.push_str(&html[copied..tag_end]);
+            copied = close;
+        }
+        pos = close;
+    }
+    out.push_str(&html[copied..]);
+    (out, info)
+}
+
+/// Index just past the end of a comment whose body starts at `body`.
+fn comment_end(bytes: &[u8], body: usize) -> usize {
+    let tail = &bytes[body.min(bytes.len())..];
+    // `<!-->` and `<!--->` are complete (empty) comments.
+    if tail.starts_with(b">") {
+        return body + 1;
+    }
+    if tail.starts_with(b"->") {
+        return body + 2;
+    }
+    let mut from = body;
+    while let Some(off) = memchr(b'>', &bytes[from.min(bytes.len())..]) {
+        let gt = from + off;
+        let before = &bytes[body..gt];
+        if before.ends_with(b"--") || before.ends_with(b"--!") {
+            return gt + 1;
+        }
+        from = gt + 1;
+    }
+    bytes.len()
+}
+
+/// Index just past the `>` that ends a start tag whose attributes begin at
+/// `from`, skipping quoted attribute values.
+fn tag_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'>' => return i + 1,
+            b'=' => {
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                if let Some(&q) = bytes.get(i)
+                    && (q == b'"' || q == b'\'')
+                {
+                    match memchr(q, &bytes[i + 1..]) {
+                        Some(off) => i += off + 2,
+                        None => return bytes.len(),
+                    }
+                    continue;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Start of the `</name` that closes a raw-text element (or the end of input).
+fn find_close_tag(bytes: &[u8], from: usize, name: &[u8]) -> usize {
+    let mut pos = from;
+    while let Some(off) = memchr(b'<', &bytes[pos..]) {
+        let lt = pos + off;
+        let rest = &bytes[lt + 1..];
+        if rest.first() == Some(&b'/')
+            && rest.len() > name.len()
+            && rest[1..=name.len()].eq_ignore_ascii_case(name)
+        {
+            let after = rest.get(name.len() + 1).copied();
+            if matches!(after, None | Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')) {
+                return lt;
+            }
+        }
+        pos = lt + 1;
+    }
+    bytes.len()
+}
+
+/// `needle` (ASCII) occurs in `hay`, ignoring ASCII case.
+pub(crate) fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removes_script_and_style_contents_but_keeps_tags() {
+        let (out, info) = strip_inert(
+            "<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>",
+        );
+        assert_eq!(out, "<p>a</p><script></script><style></style><p>b</p>");
+        assert_eq!(info.script_count, 1);
+    }
+
+    #[test]
+    fn keeps_json_ld_bodies() {
+        let html = r#"<script type="application/ld+json">{"a":1}</script>"#;
+        assert_eq!(strip_inert(html).0, html);
+    }
+
+    #[test]
+    fn quoted_gt_does_not_end_a_tag() {
+        let (out, _) = strip_inert(r#"<script data-x="a>b">x</script>"#);
+        assert_eq!(out, r#"<script data-x="a>b"></script>"#);
+    }
+
+    #[test]
+    fn comments_are_dropped_and_title_is_opaque() {
+        let (out, _) = strip_inert("<title><script>t</script></title><!-- c --><p>x");
+        assert_eq!(out, "<title><script>t</script></title><p>x");
+    }
+
+    #[test]
+    fn unterminated_constructs_do_not_panic() {
+        for html in ["<script>", "<!--", "<a href=\"", "<", "<svg/>", "<!-->x", "<scr"] {
+            let _ = strip_inert(html);
+        }
+    }
+}
