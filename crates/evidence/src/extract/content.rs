@@ -88,10 +88,12 @@ pub(crate) struct Analysis {
     pub in_link: Vec<bool>,
     /// The node is inside a boilerplate subtree.
     pub boiler: Vec<bool>,
+    /// The node is the top of a teaser list (cards of headline links).
+    pub teaser_root: Vec<bool>,
 }
 
 impl Analysis {
-    /// Computes statistics for every node in four linear passes.
+    /// Computes statistics for every node in a few linear passes.
     pub(crate) fn new(dom: &Dom<'_>) -> Analysis {
         let n = dom.len();
         let mut stats = vec![Stats::default(); n];
@@ -120,29 +122,45 @@ impl Analysis {
                 stats[owner].own_commas += m.commas;
             }
         }
-        // 2. Bottom-up: subtree sums and prose regardless of boilerplate
-        //    (to recognise flagged elements that are really page wrappers).
+        // 2. Bottom-up: subtree text sums.
+        for i in (1..n).rev() {
+            let p = dom.nodes[i].parent as usize;
+            if p != i {
+                let (len, link) = (stats[i].len, stats[i].link_len);
+                stats[p].len += len;
+                stats[p].link_len += link;
+            }
+        }
+        // 3. Teaser lists (cards of headline links with short summaries).
+        let mut in_teaser = vec![false; n];
+        for i in 0..n {
+            let p = dom.nodes[i].parent as usize;
+            if p != i && in_teaser[p] {
+                in_teaser[i] = true;
+            } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 {
+                in_teaser[i] = is_teaser_list(dom, &stats, &in_link, i as NodeIx);
+            }
+        }
+        // 4. Bottom-up: prose regardless of boilerplate (to recognise
+        //    flagged elements that are really page wrappers).
         let mut raw_good = vec![0f32; n];
         let mut holds_body = vec![false; n];
         for i in (0..n).rev() {
             let node = dom.nodes[i];
-            if stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
+            if !in_teaser[i] && stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
                 raw_good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
             }
             holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
             let p = node.parent as usize;
             if p != i {
-                let (len, link) = (stats[i].len, stats[i].link_len);
-                stats[p].len += len;
-                stats[p].link_len += link;
                 raw_good[p] += raw_good[i];
                 holds_body[p] |= holds_body[i];
             }
         }
-        // 3. Top-down: which flagged subtrees really are boilerplate. A
-        //    flagged element that holds most of the page's prose (or a named
-        //    article body) is a wrapper whose class happens to mention chrome
-        //    (`page-ad-margins`, `has-sidebar`); comment sections stay out.
+        // 5. Top-down: which flagged subtrees really are boilerplate. A
+        //    flagged element that holds a named article body, or most of the
+        //    page's prose, is a wrapper whose class happens to mention chrome
+        //    (`page-ad-margins`); comment sections always stay out.
         let page_good = raw_good.first().copied().unwrap_or(0.0);
         let mut boiler = vec![false; n];
         for i in 0..n {
@@ -160,13 +178,13 @@ impl Analysis {
                 boiler[i] = !wrapper;
             }
         }
-        // 4. Bottom-up: prose and junk.
+        // 6. Bottom-up: prose and junk.
         for i in (0..n).rev() {
             let node = dom.nodes[i];
             let s = &mut stats[i];
             if s.own_len > 0 {
                 let non_link = s.own_len.saturating_sub(s.own_link) as f32;
-                if boiler[i] {
+                if boiler[i] || in_teaser[i] {
                     s.junk += s.own_len as f32;
                 } else if matches!(node.tag, Tag::Heading(_)) {
                     // Headings are neither evidence for nor against.
@@ -184,11 +202,18 @@ impl Analysis {
                 stats[p].junk += junk;
             }
         }
+        let teaser_root = (0..n)
+            .map(|i| {
+                let p = dom.nodes[i].parent as usize;
+                in_teaser[i] && (p == i || !in_teaser[p])
+            })
+            .collect();
         Analysis {
             stats,
             block,
             in_link,
             boiler,
+            teaser_root,
         }
     }
 
@@ -217,4 +242,70 @@ impl Analysis {
         }
         best
     }
+}
+
+/// Fewest cards that make a teaser list.
+const TEASER_MIN_CARDS: usize = 3;
+/// Share of a container's children that must be cards.
+const TEASER_CARD_SHARE: f32 = 0.6;
+/// Fewest characters of a card's headline link.
+const CARD_MIN_HEADLINE: u32 = 15;
+/// Most characters of text before a card's headline link (a kicker).
+const CARD_MAX_KICKER: u32 = 30;
+/// Most non-link characters of a card (a summary, not an article section).
+const CARD_MAX_SUMMARY: u32 = 350;
+/// How many nodes of a child are looked at to find its headline.
+const CARD_SCAN_NODES: u32 = 16;
+
+/// `ix` is a list of cards: at least three children that each open with a
+/// headline link (after at most a short kicker) and carry at most a short
+/// summary — "related stories", "more from", "breaking news" rails.
+fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool {
+    let mut children = 0usize;
+    let mut cards = 0usize;
+    for child in dom.children(ix) {
+        let s = &stats[child as usize];
+        if s.len == 0 {
+            continue;
+        }
+        children += 1;
+        if is_card(dom, stats, in_link, child) {
+            cards += 1;
+        }
+    }
+    cards >= TEASER_MIN_CARDS && cards as f32 >= TEASER_CARD_SHARE * children as f32
+}
+
+fn is_card(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool {
+    let s = &stats[ix as usize];
+    if s.len.saturating_sub(s.link_len) > CARD_MAX_SUMMARY {
+        return false;
+    }
+    let end = dom.node(ix).end.min(ix + CARD_SCAN_NODES);
+    let mut before = 0u32;
+    for j in ix..end {
+        let node = dom.node(j);
+        if node.tag != Tag::Text {
+            continue;
+        }
+        let len = stats[j as usize].len;
+        if len <= 1 {
+            continue;
+        }
+        if in_link[j as usize] {
+            // the link element holding this text
+            let mut a = node.parent;
+            while dom.node(a).tag != Tag::A && a > ix {
+                a = dom.node(a).parent;
+            }
+            if stats[a as usize].len >= CARD_MIN_HEADLINE {
+                return true;
+            }
+        }
+        before += len;
+        if before > CARD_MAX_KICKER {
+            return false;
+        }
+    }
+    false
 }

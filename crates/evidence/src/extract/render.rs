@@ -67,6 +67,8 @@ struct Writer<'d, 'a, 'u> {
     list_depth: u8,
     table_depth: u32,
     stack: Vec<Open>,
+    /// Text length of the rendered root.
+    root_len: u32,
 }
 
 /// Renders the subtree at `root`.
@@ -90,6 +92,7 @@ pub(crate) fn render(
         list_depth: 0,
         table_depth: 0,
         stack: Vec::with_capacity(32),
+        root_len: analysis.stats[root as usize].len,
     };
     let end = dom.node(root).end;
     let mut i = root;
@@ -115,6 +118,9 @@ impl Writer<'_, '_, '_> {
         let i = ix as usize;
         let s = &self.analysis.stats[i];
         if self.analysis.boiler[i] {
+            return true;
+        }
+        if self.analysis.teaser_root[i] && s.len * 2 < self.root_len {
             return true;
         }
         if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR)) && s.good < KEEP_MINOR_GOOD {
