@@ -30,6 +30,11 @@ const SHORT_TEXT_JUNK: f32 = 0.3;
 const WRAPPER_MIN_GOOD: f32 = 400.0;
 /// …and at least this share of the page's prose is a wrapper, not chrome.
 const WRAPPER_SHARE: f32 = 0.5;
+/// How many levels above the best container a named article body is looked
+/// for.
+const NAMED_BODY_MAX_CLIMB: usize = 4;
+/// Highest link density of a named article body that is climbed to.
+const NAMED_BODY_MAX_LINK_DENSITY: f32 = 0.6;
 /// Bonus factor on the good text of an element named as the article body.
 const ARTICLE_BODY_BONUS: f32 = 0.15;
 
@@ -240,7 +245,32 @@ impl Analysis {
                 best = Some((i as NodeIx, score));
             }
         }
-        best
+        best.map(|(ix, score)| (self.named_body_above(dom, ix), score))
+    }
+
+    /// The nearest ancestor of `ix` (a few levels up) that names itself the
+    /// article body, when there is one: a body that is mostly lists of
+    /// linked items loses the prose contest to one of its paragraphs, but
+    /// the page's own markup says where the article is.
+    fn named_body_above(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
+        let mut a = ix;
+        for _ in 0..NAMED_BODY_MAX_CLIMB {
+            let node = dom.node(a);
+            if node.parent == a {
+                break;
+            }
+            a = node.parent;
+            let up = dom.node(a);
+            if matches!(up.tag, Tag::Body | Tag::Html) || self.boiler[a as usize] {
+                break;
+            }
+            if up.hint.has(Hint::ARTICLE_BODY)
+                && self.stats[a as usize].link_density() <= NAMED_BODY_MAX_LINK_DENSITY
+            {
+                return a;
+            }
+        }
+        ix
     }
 }
 
@@ -253,16 +283,21 @@ const CARD_MIN_HEADLINE: u32 = 15;
 /// Most characters of text before a card's headline link (a kicker).
 const CARD_MAX_KICKER: u32 = 30;
 /// Most non-link characters of a card (a summary, not an article section).
-const CARD_MAX_SUMMARY: u32 = 350;
+const CARD_MAX_SUMMARY: u32 = 500;
 /// How many nodes of a child are looked at to find its headline.
-const CARD_SCAN_NODES: u32 = 16;
+const CARD_SCAN_NODES: u32 = 40;
 
 /// `ix` is a list of cards: at least three children that each open with a
 /// headline link (after at most a short kicker) and carry at most a short
 /// summary — "related stories", "more from", "breaking news" rails.
 fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool {
+    if matches!(dom.node(ix).tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+        return false;
+    }
     let mut children = 0usize;
-    let mut cards = 0usize;
+    // (tag, class) of card children with their count: cards of one list
+    // look alike.
+    let mut kinds: Vec<((Tag, Option<&str>), usize)> = Vec::new();
     for child in dom.children(ix) {
         let s = &stats[child as usize];
         if s.len == 0 {
@@ -270,9 +305,14 @@ fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) 
         }
         children += 1;
         if is_card(dom, stats, in_link, child) {
-            cards += 1;
+            let key = (dom.node(child).tag, dom.attr(child, "class"));
+            match kinds.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((key, 1)),
+            }
         }
     }
+    let cards = kinds.iter().map(|(_, n)| *n).max().unwrap_or(0);
     cards >= TEASER_MIN_CARDS && cards as f32 >= TEASER_CARD_SHARE * children as f32
 }
 

@@ -234,6 +234,17 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
     let (stripped, pre) = prescan::strip_inert(html);
     let parsed = Html::parse_document(&stripped);
     let dom = Dom::build(&parsed);
+    if std::env::var_os("FERRET_DEBUG").is_some() {
+        eprintln!("DEBUG stripped={} nodes={} snip_in_stripped={:?}", stripped.len(), dom.len(), std::env::var("FERRET_SNIP").ok().map(|s| stripped.contains(&s)));
+        if let Ok(snip) = std::env::var("FERRET_SNIP") {
+            for n in parsed.tree.nodes() {
+                if let Some(t) = n.value().as_text() && t.contains(&snip) {
+                    let mut a = n.parent();
+                    while let Some(x) = a { if let Some(e) = x.value().as_element() { eprintln!("  PARSED {} {:?} {:?} hidden={}", e.name(), e.attr("class"), e.attr("style"), vocabulary::is_hidden(e)); } a = x.parent(); }
+                }
+            }
+        }
+    }
     let analysis = Analysis::new(&dom);
     let meta = PageMeta::collect(&dom);
     let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);
