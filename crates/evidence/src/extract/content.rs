@@ -245,7 +245,40 @@ impl Analysis {
                 best = Some((i as NodeIx, score));
             }
         }
-        best.map(|(ix, score)| (self.named_body_above(dom, ix), score))
+        best.map(|(ix, score)| {
+            let ix = self.named_body_above(dom, ix);
+            (self.titled_article_within(dom, ix), score)
+        })
+    }
+
+    /// When the container holds several `<article>`s with prose (the post
+    /// plus "you may also like" posts, or the next story of an endless
+    /// scroll), the one holding the page's first `<h1>` is the article.
+    fn titled_article_within(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
+        let end = dom.node(ix).end;
+        let mut articles: Vec<NodeIx> = Vec::new();
+        let mut j = ix + 1;
+        while j < end {
+            let node = dom.node(j);
+            if node.tag == Tag::Article {
+                if self.stats[j as usize].good > 0.0 && !self.boiler[j as usize] {
+                    articles.push(j);
+                }
+                j = node.end;
+            } else {
+                j += 1;
+            }
+        }
+        if articles.len() < 2 {
+            return ix;
+        }
+        let Some(h1) = (ix + 1..end).find(|&k| dom.node(k).tag == Tag::Heading(1)) else {
+            return ix;
+        };
+        articles
+            .into_iter()
+            .find(|&a| a < h1 && h1 < dom.node(a).end)
+            .unwrap_or(ix)
     }
 
     /// The nearest ancestor of `ix` (a few levels up) that names itself the
