@@ -4,9 +4,12 @@
 //! lowercase host, IDNA (punycode) host, default port removed, fragment
 //! removed, trailing slash removed, tracking parameters removed, the
 //! remaining query sorted; path and query case preserved; a leading `www.`
-//! stripped unless [`CanonicalOptions::strip_www`] is off. Search-engine
-//! redirect wrappers (Google `/url?q=`, Bing `/ck/a?…u=`, DuckDuckGo
-//! `/l/?uddg=`) are unwrapped first by [`unwrap_redirect`].
+//! stripped unless [`CanonicalOptions::strip_www`] is off. User info is
+//! dropped, and percent-escapes in the path are brought to one form
+//! (unreserved characters decoded, the rest in upper-case hex).
+//! Search-engine redirect wrappers (Google `/url?q=`, Bing `/ck/a?…u=`,
+//! DuckDuckGo `/l/?uddg=`) are unwrapped first by [`unwrap_redirect`],
+//! repeatedly when one wraps another.
 //!
 //! The original URL is never replaced: results keep it for display.
 
@@ -73,6 +76,12 @@ pub const TRACKING_PARAMS: &[&str] = &[
     "sessionid",
     "vd_source",
     "si",
+    "srsltid",
+    "gad_source",
+    "_ga",
+    "_gl",
+    "ttclid",
+    "li_fat_id",
 ];
 
 /// Whether `name` is a tracking parameter (case-insensitive).
@@ -96,7 +105,9 @@ fn parse_absolute(raw: &str) -> Result<Url, CanonicalError> {
 /// If `raw` is a search engine's redirect wrapper, the URL it points to;
 /// otherwise `None`. Handles Google `/url?q=` (and `url=`), Bing
 /// `/ck/a?…&u=a1<base64url>` and DuckDuckGo `/l/?uddg=`, including
-/// protocol-relative forms. Only http(s) targets are returned.
+/// protocol-relative forms. Only http(s) targets are returned; a relative
+/// target (Bing links its own verticals as `/images/search?q=…`) is
+/// resolved against the wrapper.
 pub fn unwrap_redirect(raw: &str) -> Option<String> {
     let url = parse_absolute(raw).ok()?;
     let host = url.host_str()?.to_ascii_lowercase();
@@ -117,9 +128,27 @@ pub fn unwrap_redirect(raw: &str) -> Option<String> {
     } else {
         None
     }?;
-    let parsed = Url::parse(target.trim()).ok()?;
-    matches!(parsed.scheme(), "http" | "https").then(|| target.trim().to_string())
+    let target = target.trim();
+    if target.is_empty() {
+        return None;
+    }
+    let (parsed, absolute) = match Url::parse(target) {
+        Ok(parsed) => (parsed, true),
+        Err(url::ParseError::RelativeUrlWithoutBase) => (url.join(target).ok()?, false),
+        Err(_) => return None,
+    };
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return None;
+    }
+    Some(if absolute {
+        target.to_string()
+    } else {
+        parsed.into()
+    })
 }
+
+/// How many nested redirect wrappers [`canonical_url`] unwraps.
+const MAX_UNWRAP_DEPTH: usize = 8;
 
 fn is_google_host(host: &str) -> bool {
     // google.com, google.co.uk, google.com.br, …
@@ -163,12 +192,49 @@ fn base64url_decode(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Percent-escapes in a URL path brought to one form (RFC 3986 §6.2.2):
+/// escapes of unreserved characters (`A–Z a–z 0–9 - . _ ~`) decoded, every
+/// other escape in upper-case hex. Invalid escapes are left as they are.
+fn normalize_escapes(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(pos) = rest.find('%') {
+        out.push_str(&rest[..pos]);
+        let escape = rest
+            .get(pos + 1..pos + 3)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        match escape.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') => {
+                out.push(char::from(b));
+                rest = &rest[pos + 3..];
+            }
+            Some(_) => {
+                out.push('%');
+                out.push_str(&rest[pos + 1..pos + 3].to_ascii_uppercase());
+                rest = &rest[pos + 3..];
+            }
+            None => {
+                out.push('%');
+                rest = &rest[pos + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The canonical form of `raw` (see the module docs). Redirect wrappers are
 /// unwrapped first. Idempotent: the canonical form of a canonical URL is
 /// itself.
 pub fn canonical_url(raw: &str, options: CanonicalOptions) -> Result<String, CanonicalError> {
-    let unwrapped = unwrap_redirect(raw);
-    let mut url = parse_absolute(unwrapped.as_deref().unwrap_or(raw))?;
+    let mut target = raw.trim().to_string();
+    for _ in 0..MAX_UNWRAP_DEPTH {
+        match unwrap_redirect(&target) {
+            Some(inner) if inner != target => target = inner,
+            _ => break,
+        }
+    }
+    let mut url = parse_absolute(&target)?;
     match url.scheme() {
         "http" | "https" => {}
         other => return Err(CanonicalError::NotHttp(other.to_string())),
@@ -182,14 +248,16 @@ pub fn canonical_url(raw: &str, options: CanonicalOptions) -> Result<String, Can
     if host.is_empty() {
         return Err(CanonicalError::MissingHost);
     }
-    let host = if options.strip_www {
-        match host.strip_prefix("www.") {
-            Some(rest) if rest.contains('.') => rest.to_string(),
-            _ => host,
+    let mut host = host;
+    if options.strip_www {
+        // Repeatedly, so the result has no `www.` left to strip
+        // (idempotence): www.www.example.com → example.com.
+        while let Some(rest) = host.strip_prefix("www.")
+            && rest.contains('.')
+        {
+            host = rest.to_string();
         }
-    } else {
-        host
-    };
+    }
     let port = url.port();
     let _ = url.set_username("");
     let _ = url.set_password(None);
@@ -203,8 +271,8 @@ pub fn canonical_url(raw: &str, options: CanonicalOptions) -> Result<String, Can
         .collect();
     pairs.sort();
 
-    // Path: trailing slash removed (the root stays "/").
-    let mut path = url.path().to_string();
+    // Path: escapes normalised, trailing slash removed (the root stays "/").
+    let mut path = normalize_escapes(url.path());
     while path.len() > 1 && path.ends_with('/') {
         path.pop();
     }
