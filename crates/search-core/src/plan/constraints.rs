@@ -285,6 +285,9 @@ pub fn clauses(question: &str) -> Vec<String> {
     let mut merged: Vec<(usize, usize)> = Vec::new();
     let mut pending: Option<usize> = None;
     for (s, e) in pieces {
+        if pending.is_none() && trim_clause(&question[s..e]).is_empty() {
+            continue;
+        }
         let start = pending.unwrap_or(s);
         if char_len(trim_clause(&question[start..e])) < MIN_CLAUSE_CHARS {
             pending = Some(start);

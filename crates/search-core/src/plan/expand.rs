@@ -8,8 +8,9 @@
 //!    for a comparison whose sides were found: the English "A vs B" stands
 //!    in for it);
 //! 3. the intent's templates, filled with the *topic* (the query without
-//!    its signal words), in English when the topic has an English form
-//!    (synonyms expanded), otherwise with the Chinese templates;
+//!    its signal words; a long question reduced to its anchor terms), in
+//!    English when the topic has an English form (synonyms expanded),
+//!    otherwise with the Chinese or Korean templates;
 //! 4. the original query with technical synonyms expanded.
 //!
 //! Duplicates (case-insensitive) are removed; sub-queries over the cap are
@@ -21,7 +22,7 @@ use crate::tokenize::is_cjk;
 
 use super::stopwords::{self, CJK_PARTICLES, CJK_STOPWORDS, PARTICLE_WORDS};
 use super::{
-    DroppedKind, PlanDrop, PlanOptions, SubQuery, SubQueryPurpose, comparison, glossary,
+    DroppedKind, PlanDrop, PlanOptions, SubQuery, SubQueryPurpose, comparison, focused, glossary,
     language_of, synonyms,
 };
 
@@ -37,6 +38,8 @@ pub struct IntentTemplates {
     pub en: &'static [Template],
     /// Templates used for a Chinese topic the glossary cannot translate.
     pub zh: &'static [Template],
+    /// Templates used for a Korean topic.
+    pub ko: &'static [Template],
 }
 
 /// The per-intent expansion table. Comparison's entries are its fallback
@@ -52,6 +55,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
             ("{topic} 是什么 定义", SubQueryPurpose::Definition),
             ("{topic} 详解", SubQueryPurpose::Explained),
         ],
+        ko: &[
+            ("{topic} 뜻 정의", SubQueryPurpose::Definition),
+            ("{topic} 설명", SubQueryPurpose::Explained),
+        ],
     },
     IntentTemplates {
         intent: Intent::Status,
@@ -62,6 +69,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
         zh: &[
             ("{topic} 最新进展 {year}", SubQueryPurpose::Latest),
             ("{topic} 更新 发布", SubQueryPurpose::Update),
+        ],
+        ko: &[
+            ("{topic} 최신 {year}", SubQueryPurpose::Latest),
+            ("{topic} 업데이트 출시", SubQueryPurpose::Update),
         ],
     },
     IntentTemplates {
@@ -74,6 +85,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
             ("{topic} 对比", SubQueryPurpose::HeadToHead),
             ("{topic} 优缺点", SubQueryPurpose::Advantages),
         ],
+        ko: &[
+            ("{topic} 비교", SubQueryPurpose::HeadToHead),
+            ("{topic} 장단점", SubQueryPurpose::Advantages),
+        ],
     },
     IntentTemplates {
         intent: Intent::Tutorial,
@@ -84,6 +99,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
         zh: &[
             ("{topic} 教程", SubQueryPurpose::Tutorial),
             ("{topic} 入门 指南 步骤", SubQueryPurpose::Guide),
+        ],
+        ko: &[
+            ("{topic} 튜토리얼", SubQueryPurpose::Tutorial),
+            ("{topic} 사용법 가이드", SubQueryPurpose::Guide),
         ],
     },
     IntentTemplates {
@@ -98,6 +117,11 @@ pub const TEMPLATES: &[IntentTemplates] = &[
             ("{topic} 生态", SubQueryPurpose::Ecosystem),
             ("{topic} 应用场景", SubQueryPurpose::UseCases),
         ],
+        ko: &[
+            ("{topic} 개요", SubQueryPurpose::Overview),
+            ("{topic} 생태계", SubQueryPurpose::Ecosystem),
+            ("{topic} 활용 사례", SubQueryPurpose::UseCases),
+        ],
     },
     IntentTemplates {
         intent: Intent::News,
@@ -108,6 +132,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
         zh: &[
             ("{topic} 新闻 本周 {year}", SubQueryPurpose::News),
             ("{topic} 最新消息", SubQueryPurpose::Announcement),
+        ],
+        ko: &[
+            ("{topic} 뉴스 이번 주 {year}", SubQueryPurpose::News),
+            ("{topic} 발표 최신", SubQueryPurpose::Announcement),
         ],
     },
     IntentTemplates {
@@ -121,6 +149,10 @@ pub const TEMPLATES: &[IntentTemplates] = &[
         ],
         zh: &[
             ("{topic} 官方文档", SubQueryPurpose::Documentation),
+            ("{topic} github", SubQueryPurpose::Repository),
+        ],
+        ko: &[
+            ("{topic} 공식 문서", SubQueryPurpose::Documentation),
             ("{topic} github", SubQueryPurpose::Repository),
         ],
     },
@@ -137,6 +169,12 @@ pub const COMPARISON_SPLIT_EN: [Template; 2] = [
 pub const COMPARISON_SPLIT_ZH: [Template; 2] = [
     ("{sides}", SubQueryPurpose::HeadToHead),
     ("{side} 优势 特点", SubQueryPurpose::Advantages),
+];
+
+/// The Korean comparison split.
+pub const COMPARISON_SPLIT_KO: [Template; 2] = [
+    ("{sides}", SubQueryPurpose::HeadToHead),
+    ("{side} 장점 특징", SubQueryPurpose::Advantages),
 ];
 
 /// The templates row of `intent`.
@@ -278,8 +316,42 @@ pub(crate) fn english_form(text: &str) -> Option<String> {
     glossary::english_variant(text).map(|t| synonyms::expand(&t).into_owned())
 }
 
-fn has_han_only_cjk(text: &str) -> bool {
-    matches!(language_of(text), Some("zh"))
+/// Which template language fits a text without an English form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TemplateLang {
+    En,
+    Zh,
+    Ko,
+}
+
+fn template_lang(text: &str) -> TemplateLang {
+    match language_of(text) {
+        Some("zh") => TemplateLang::Zh,
+        Some("ko") => TemplateLang::Ko,
+        _ => TemplateLang::En,
+    }
+}
+
+/// A topic longer than this many words (or [`LONG_TOPIC_CHARS`]
+/// characters) is replaced by its anchor terms in the templates.
+pub const LONG_TOPIC_WORDS: usize = 6;
+/// See [`LONG_TOPIC_WORDS`].
+pub const LONG_TOPIC_CHARS: usize = 40;
+
+/// A topic short enough to put in a template: long questions are reduced to
+/// their anchor terms ("novel published 1987 Booker Prize Japan").
+fn template_topic(topic: &str) -> String {
+    let long = topic.split_whitespace().count() > LONG_TOPIC_WORDS
+        || topic.chars().count() > LONG_TOPIC_CHARS;
+    if !long {
+        return topic.to_string();
+    }
+    let terms = focused::anchor_terms(topic);
+    if terms.is_empty() {
+        topic.to_string()
+    } else {
+        terms.join(" ")
+    }
 }
 
 struct SubQueryList {
@@ -352,7 +424,7 @@ pub fn sub_queries(
         dropped: Vec::new(),
     };
     let year = options.year();
-    let topic = topic(query, classification);
+    let topic = template_topic(&topic(query, classification));
 
     list.push(query, SubQueryPurpose::Original);
 
@@ -372,13 +444,18 @@ pub fn sub_queries(
         let english: Option<Vec<String>> = sides.iter().map(|s| english_form(s)).collect();
         let (forms, split) = match english {
             Some(forms) => (forms, &COMPARISON_SPLIT_EN),
-            None => (
-                sides
+            None => {
+                let raw: Vec<String> = sides
                     .iter()
                     .map(|s| synonyms::expand(s).into_owned())
-                    .collect(),
-                &COMPARISON_SPLIT_ZH,
-            ),
+                    .collect();
+                let split = match template_lang(query) {
+                    TemplateLang::Zh => &COMPARISON_SPLIT_ZH,
+                    TemplateLang::Ko => &COMPARISON_SPLIT_KO,
+                    TemplateLang::En => &COMPARISON_SPLIT_EN,
+                };
+                (raw, split)
+            }
         };
         list.push(
             &split[0].0.replace("{sides}", &forms.join(" vs ")),
@@ -391,8 +468,14 @@ pub fn sub_queries(
         let row = templates(intent);
         let (base, table) = match english_form(&topic) {
             Some(en) => (en, row.en),
-            None if has_han_only_cjk(&topic) => (synonyms::expand(&topic).into_owned(), row.zh),
-            None => (synonyms::expand(&topic).into_owned(), row.en),
+            None => {
+                let table = match template_lang(&topic) {
+                    TemplateLang::Zh => row.zh,
+                    TemplateLang::Ko => row.ko,
+                    TemplateLang::En => row.en,
+                };
+                (synonyms::expand(&topic).into_owned(), table)
+            }
         };
         for (template, purpose) in table {
             list.push(&fill(template, &base, year), *purpose);

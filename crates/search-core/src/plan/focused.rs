@@ -4,7 +4,9 @@
 //!
 //! In planning order:
 //!
-//! - `discovery`: the anchor terms (+ source and date terms);
+//! - `discovery`: the anchor terms (+ academic / encyclopedia source terms
+//!   and years); the words that revealed a source hint ("official",
+//!   "原文") are kept out of the anchor and go into the hint's own query;
 //! - `verification` (two or more constraints): a few anchor terms plus the
 //!   other constraints' terms;
 //! - `source-restricted-discovery` when the question asks for official
@@ -262,6 +264,28 @@ pub const DISCONFIRM_CLAIM: LangTerms = LangTerms {
     ko: &["사실무근", "반박", "아닌"],
 };
 
+/// Words that say how to check rather than what to find; left out of
+/// focused-query terms.
+pub const FOCUS_NOISE: &[&str] = &[
+    "true",
+    "really",
+    "actually",
+    "verify",
+    "claim",
+    "claims",
+    "claimed",
+    "rumor",
+    "allegedly",
+    "supposedly",
+    "difference",
+    "differences",
+    "compare",
+    "compared",
+    "comparison",
+    "vs",
+    "versus",
+];
+
 /// What [`plan`] produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Research {
@@ -301,6 +325,7 @@ pub fn surface_terms(text: &str) -> Vec<String> {
         let w = w.trim_matches(|c: char| matches!(c, '.' | '-' | ':' | '_'));
         if w.chars().count() >= 2
             && !is_stopword(w)
+            && !FOCUS_NOISE.iter().any(|n| n.eq_ignore_ascii_case(w))
             && !out.iter().any(|o| o.eq_ignore_ascii_case(w))
         {
             out.push(w.to_string());
@@ -381,22 +406,26 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
         Some("ko") => "ko",
         _ => "en",
     };
-    let anchor = anchor_terms(question);
-    let head = |n: usize| anchor.iter().take(n).map(String::as_str);
-    let hints: Vec<(SourceHint, &LangTerms)> = SOURCE_HINTS
+    let detected: Vec<&(SourceHint, &[&str], LangTerms)> = SOURCE_HINTS
         .iter()
         .filter(|(_, cues, _)| any_cue(&lower, cues))
-        .map(|(h, _, terms)| (*h, terms))
         .collect();
+    // The hint words themselves go into the hint's own query, not the anchor.
+    let anchor: Vec<String> = anchor_terms(question)
+        .into_iter()
+        .filter(|t| {
+            !detected
+                .iter()
+                .any(|(_, cues, _)| cues.iter().any(|c| c.eq_ignore_ascii_case(t)))
+        })
+        .collect();
+    let head = |n: usize| anchor.iter().take(n).map(String::as_str);
+    let hints: Vec<(SourceHint, &LangTerms)> =
+        detected.iter().map(|(h, _, terms)| (*h, terms)).collect();
     let has = |h: SourceHint| hints.iter().find(|(k, _)| *k == h).map(|(_, t)| *t);
     let source_terms: Vec<&str> = hints
         .iter()
-        .filter(|(h, _)| {
-            matches!(
-                h,
-                SourceHint::Official | SourceHint::Academic | SourceHint::Encyclopedia
-            )
-        })
+        .filter(|(h, _)| matches!(h, SourceHint::Academic | SourceHint::Encyclopedia))
         .flat_map(|(_, t)| t.pick(lang).iter().copied())
         .collect();
     let date_terms: Vec<&str> = years(question).into_iter().map(|(y, _)| y).collect();

@@ -14,18 +14,20 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 /// English stopwords, sorted (binary-searched).
 pub const EN_STOPWORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
-    "at", "be", "because", "been", "before", "being", "between", "both", "but", "by", "can",
-    "check", "confirm", "could", "did", "do", "does", "doing", "during", "each", "either", "find",
-    "for", "from", "further", "give", "had", "has", "have", "having", "he", "her", "here", "hers",
-    "him", "his", "how", "i", "if", "in", "into", "is", "it", "it's", "its", "just", "let", "list",
-    "look", "may", "me", "might", "more", "most", "must", "my", "need", "no", "nor", "not", "of",
-    "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "please", "same",
-    "search", "she", "should", "show", "so", "some", "such", "tell", "than", "that", "the",
-    "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too",
-    "under", "until", "up", "us", "very", "want", "was", "we", "were", "what", "when", "where",
-    "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "you",
-    "your",
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are",
+    "aren't", "as", "at", "be", "because", "been", "before", "being", "between", "both", "but",
+    "by", "can", "can't", "check", "confirm", "could", "did", "do", "does", "doesn't", "doing",
+    "don't", "during", "each", "either", "find", "for", "from", "further", "get", "give", "got",
+    "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "how's", "i",
+    "i'd", "i'm", "i've", "if", "in", "into", "is", "isn't", "it", "it's", "its", "just", "know",
+    "let", "like", "list", "look", "may", "me", "might", "more", "most", "must", "my", "need",
+    "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over",
+    "own", "please", "same", "search", "she", "should", "show", "so", "some", "such", "tell",
+    "than", "that", "that's", "the", "their", "them", "then", "there", "there's", "these", "they",
+    "this", "those", "through", "to", "too", "under", "until", "up", "us", "very", "want", "was",
+    "wasn't", "we", "were", "what", "what's", "whats", "when", "when's", "where", "where's",
+    "whether", "which", "while", "who", "who's", "whom", "whose", "why", "will", "with", "would",
+    "yes", "you", "you're", "your",
 ];
 
 /// Multi-character CJK stopwords (Chinese function words and seed 003's
