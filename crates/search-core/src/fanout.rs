@@ -57,7 +57,7 @@
 //!
 //! A failing, hanging or panicking engine never fails the fanout (seed 001's
 //! 降级策略: "永远不要因为某个源失败而阻塞主流程"). Each call runs in its own
-//! task; an engine that panics (a bug in its adapter) is reported as `error`
+//! tokio task (the fanout needs a tokio runtime with its timer); an engine that panics (a bug in its adapter) is reported as `error`
 //! with the panic message. An engine is `ok` when any of its calls succeeded.
 //!
 //! # Order

@@ -42,6 +42,9 @@
 //!    dropped rows (the caller's and the hits without a usable URL), AI
 //!    answers, warnings, `deadline_hit` and the elapsed time.
 //!
+//! The fanout spawns tokio tasks and uses tokio's timer, so searches run
+//! on a tokio runtime.
+//!
 //! A search fails only when it cannot run at all: the query cannot be
 //! planned, an option is out of range, or an engine name is unknown.
 //! Engine failures are reports, never errors.
@@ -617,6 +620,12 @@ fn skipped_outcome(
             EngineReport::skipped(d.engine.clone(), reason)
         })
         .collect();
+    progress.emit(ProgressEvent::FanoutFinished {
+        elapsed_ms: 0,
+        ok_calls: 0,
+        failed_calls: 0,
+        deadline_hit: false,
+    });
     FanoutOutcome {
         calls: Vec::new(),
         reports,
