@@ -1,0 +1,221 @@
+//! `ferret search "<q>"`: plan, fan out, fuse; `--stdin-results` fuses rows
+//! read from stdin (an agent's own search results) as one more engine.
+
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use ferret::core::fanout::{Progress, ProgressEvent};
+use ferret::core::rows::normalize_rows_str;
+use ferret::core::search::{SearchOptions, Searcher};
+use ferret::core::{EngineStatus, Freshness, Intent, Mode, SearchResponse};
+
+use crate::output::{CmdResult, clip, comma_list, print_json};
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query.
+    query: String,
+    /// Read result rows (JSON) from stdin and fuse them.
+    #[arg(long)]
+    stdin_results: bool,
+    /// Use this intent instead of classifying.
+    #[arg(long)]
+    intent: Option<Intent>,
+    /// fast, deep or answer (default: the intent's).
+    #[arg(long)]
+    mode: Option<Mode>,
+    /// A recency window: pd, pw, pm, py (default: the intent's).
+    #[arg(long)]
+    freshness: Option<Freshness>,
+    /// Only these engines (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Hits to ask each engine for, per sub-query.
+    #[arg(long)]
+    num: Option<usize>,
+    /// Show at most this many results.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Domains whose authority gets +0.2 (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    domain_boost: Vec<String>,
+    /// Global deadline in seconds (default 20).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Print the `ferret.search.v1` envelope.
+    #[arg(long)]
+    json: bool,
+}
+
+pub async fn run(args: SearchArgs) -> CmdResult {
+    let mut options = SearchOptions::new();
+    if let Some(i) = args.intent {
+        options = options.with_intent(i);
+    }
+    if let Some(m) = args.mode {
+        options = options.with_mode(m);
+    }
+    if let Some(f) = args.freshness {
+        options = options.with_freshness(Some(f));
+    }
+    if let Some(n) = args.num {
+        options = options.with_max_results(n);
+    }
+    if let Some(n) = args.limit {
+        options = options.with_limit(n);
+    }
+    let boosts = comma_list(&args.domain_boost);
+    if !boosts.is_empty() {
+        options = options.with_domain_boosts(boosts);
+    }
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!("--timeout must be a positive number of seconds, not {t}"));
+        }
+        options = options.with_deadline(Duration::from_secs_f64(t));
+    }
+    options = options.with_progress(Progress::callback(print_progress));
+
+    let searcher = Searcher::builder().build();
+    let engines = comma_list(&args.engines);
+
+    let response = if args.stdin_results {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("ferret: warning: could not read stdin: {e}");
+            text.clear();
+        }
+        let rows = normalize_rows_str(&text, &args.query);
+        for w in &rows.warnings {
+            eprintln!("ferret: warning: {w}");
+        }
+        if engines.is_empty() {
+            options = options.without_engines();
+        } else {
+            options = options.with_engines(engines);
+        }
+        searcher
+            .search_with_calls(&args.query, rows.calls, rows.dropped, &options)
+            .await
+            .map_err(|e| e.to_string())?
+    } else {
+        if !engines.is_empty() {
+            options = options.with_engines(engines);
+        }
+        searcher
+            .search(&args.query, &options)
+            .await
+            .map_err(|e| e.to_string())?
+    };
+
+    if args.json {
+        return print_json(&response);
+    }
+    print_human(&response);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_progress(event: &ProgressEvent) {
+    match event {
+        ProgressEvent::Planned {
+            intent,
+            mode,
+            sub_queries,
+        } => eprintln!(
+            "· plan: intent {intent}, mode {mode}, {} sub-quer{}",
+            sub_queries.len(),
+            if sub_queries.len() == 1 { "y" } else { "ies" }
+        ),
+        ProgressEvent::EngineFailed {
+            engine,
+            sub_query,
+            message,
+            ..
+        } => eprintln!("· {engine} failed on {sub_query:?}: {}", clip(message, 120)),
+        ProgressEvent::DeadlineReached { deadline_ms, .. } => {
+            eprintln!("· global deadline of {deadline_ms} ms reached; returning partial results")
+        }
+        _ => {}
+    }
+}
+
+fn print_human(r: &SearchResponse) {
+    println!(
+        "{} — intent {}, mode {}{}; {} result{} in {} ms",
+        r.query,
+        r.intent,
+        r.mode,
+        r.freshness
+            .map(|f| format!(", freshness {f}"))
+            .unwrap_or_default(),
+        r.results.len(),
+        if r.results.len() == 1 { "" } else { "s" },
+        r.elapsed_ms
+    );
+    println!();
+    for (i, res) in r.results.iter().enumerate() {
+        println!("{:>2}. {}", i + 1, clip(&res.title, 100));
+        println!("    {}", res.original_url);
+        if !res.snippet.is_empty() {
+            println!("    {}", clip(&res.snippet, 160));
+        }
+        let sources: Vec<String> = res
+            .sources
+            .iter()
+            .map(|s| format!("{}#{}", s.engine, s.rank))
+            .collect();
+        println!(
+            "    [{}]  score {:.3} (rrf {:.4}, keyword {:.2}, freshness {:.2}, authority {:.2})",
+            sources.join(", "),
+            res.scores.final_score,
+            res.scores.rrf,
+            res.scores.keyword,
+            res.scores.freshness,
+            res.scores.authority
+        );
+        if !res.near_duplicates.is_empty() {
+            println!("    + {} near-duplicate(s)", res.near_duplicates.len());
+        }
+        for f in &res.flags {
+            println!("    {f}");
+        }
+    }
+    if !r.results.is_empty() {
+        println!();
+    }
+    for e in &r.engines {
+        let status = match e.status {
+            EngineStatus::Ok => format!("ok, {} hits", e.count),
+            EngineStatus::Error => format!(
+                "error ({})",
+                e.error_kind.map(|k| k.as_str()).unwrap_or("unknown")
+            ),
+            EngineStatus::Timeout => "timeout".to_string(),
+            EngineStatus::Skipped => "skipped".to_string(),
+            EngineStatus::CircuitOpen => "circuit open".to_string(),
+        };
+        let msg = e
+            .message
+            .as_deref()
+            .map(|m| format!(" — {}", clip(m, 110)))
+            .unwrap_or_default();
+        println!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
+    }
+    if !r.dropped.is_empty() {
+        println!("dropped rows: {}", r.dropped.len());
+        for d in r.dropped.iter().take(10) {
+            println!(
+                "  row {}: {} {}",
+                d.index,
+                d.reason.as_str(),
+                d.url.as_deref().unwrap_or("")
+            );
+        }
+    }
+    for w in &r.warnings {
+        println!("warning: {w}");
+    }
+    println!("note: snippets are search diagnostics, not evidence; fetch pages to verify.");
+}

@@ -1,0 +1,58 @@
+//! `ferret`: the command line, thin glue over the library.
+//!
+//! Every command prints for a person by default and its JSON envelope with
+//! `--json`; progress goes to stderr; a bad argument is a one-line error and
+//! a non-zero exit. Run `cargo run --example ferret -- --help`.
+
+#[path = "cli/check_url.rs"]
+mod check_url;
+#[path = "cli/output.rs"]
+mod output;
+#[path = "cli/plan.rs"]
+mod plan;
+#[path = "cli/search.rs"]
+mod search;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Evidence-grade web search for AI agents.
+#[derive(Debug, Parser)]
+#[command(name = "ferret", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Classify a query's intent and plan its sub-queries and constraints.
+    Plan(plan::PlanArgs),
+    /// Search: plan, fan out to engines, fuse and deduplicate.
+    Search(search::SearchArgs),
+    /// Check a URL against the URL guard (SSRF rules).
+    CheckUrl(check_url::CheckUrlArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return output::clap_error(e),
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => return output::fail(format!("cannot start the async runtime: {e}")),
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Plan(args) => plan::run(args).await,
+            Command::Search(args) => search::run(args).await,
+            Command::CheckUrl(args) => check_url::run(args).await,
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(message) => output::fail(message),
+    }
+}

@@ -1,0 +1,202 @@
+//! The `ferret` command line (examples/ferret.rs), run as a process.
+//!
+//! `cargo test` builds the examples before running tests; these tests find
+//! the binary next to their own (`target/<profile>/examples/ferret`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn ferret_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    let bin = profile_dir.join("examples").join("ferret");
+    assert!(
+        bin.exists(),
+        "{} is missing: build it with `cargo build --example ferret`",
+        bin.display()
+    );
+    bin
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let home = tempfile_dir();
+    let mut cmd = Command::new(ferret_bin());
+    cmd.args(args)
+        .env("FERRET_HOME", &home)
+        .env_remove("FERRET_ALLOW_PRIVATE_URLS")
+        .env_remove("FERRET_STRICT_SSRF")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn ferret");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().expect("ferret output")
+}
+
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "ferret-cli-test-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn plan_prints_the_plan_envelope_with_a_lowercase_intent() {
+    let out = run(&["plan", "Bun vs Deno 区别", "--json"], None);
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.plan.v1");
+    assert_eq!(v["intent"], "comparison");
+    assert_eq!(v["mode"], "deep");
+    assert_eq!(v["freshness"], "py");
+    assert_eq!(v["weights"]["keyword"], 0.4);
+    let subs: Vec<&str> = v["sub_queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert!(subs.len() >= 3, "{subs:?}");
+    assert!(v["constraints"].is_array());
+}
+
+#[test]
+fn plan_intent_override_is_used_and_reported() {
+    let out = run(&["plan", "what is rust", "--intent", "news", "--json"], None);
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["intent"], "news");
+    assert_eq!(v["intent_source"], "override");
+}
+
+#[test]
+fn plan_prints_for_people_by_default() {
+    let out = run(&["plan", "how to install rust"], None);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("intent:     tutorial"), "{text}");
+    assert!(text.contains("sub-queries:"), "{text}");
+}
+
+#[test]
+fn a_bad_argument_is_one_line_on_stderr_and_a_nonzero_exit() {
+    for args in [
+        vec!["plan", "x", "--intent", "gossip"],
+        vec!["search"],
+        vec!["no-such-command"],
+        vec!["search", "x", "--mode", "warp"],
+    ] {
+        let out = run(&args, None);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("ferret: error: "), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    }
+}
+
+#[test]
+fn check_url_reports_the_guard_reason() {
+    let cases = [
+        ("http://127.0.0.1/", false, Some("private_or_local_host_blocked")),
+        ("http://2130706433/", false, Some("private_or_local_host_blocked")),
+        ("http://[::ffff:10.0.0.1]/", false, Some("private_or_local_host_blocked")),
+        ("http://169.254.169.254/latest/meta-data", false, Some("private_or_local_host_blocked")),
+        ("file:///etc/passwd", false, Some("scheme_not_allowed")),
+        ("https://user:pw@example.com/", false, Some("credentials_in_url")),
+        ("https://example.com/page", true, None),
+    ];
+    for (url, allowed, reason) in cases {
+        let out = run(&["check-url", url, "--json"], None);
+        let v = json(&out);
+        assert_eq!(v["allowed"], allowed, "{url}: {v}");
+        assert_eq!(out.status.success(), allowed, "{url}: exit status");
+        match reason {
+            Some(r) => assert_eq!(v["reason"], r, "{url}"),
+            None => assert!(v["reason"].is_null(), "{url}"),
+        }
+    }
+}
+
+#[test]
+fn search_fuses_stdin_rows_and_reports_dropped_rows() {
+    let rows = r#"{"results": [
+        {"url": "https://docs.rs/tokio", "title": "tokio - Rust async runtime", "snippet": "An async runtime for Rust", "engine": "brave", "rank": 1},
+        {"url": "https://tokio.rs/#intro", "title": "Tokio", "snippet": "Build reliable network applications", "engine": "brave", "rank": 2},
+        {"url": "https://docs.rs/tokio/", "title": "tokio", "snippet": "docs", "engine": "exa", "rank": 1},
+        {"url": "javascript:alert(1)", "title": "bad", "engine": "exa", "rank": 2},
+        {"url": "https://tokio.rs/", "title": "Tokio again", "engine": "brave", "rank": 3}
+    ]}"#;
+    let out = run(
+        &["search", "rust async runtime", "--stdin-results", "--json"],
+        Some(rows),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.search.v1");
+    assert_eq!(v["evidence_policy"], "snippets-are-not-final-evidence");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{v}");
+    // docs.rs/tokio came from two engines: consensus ranks it first.
+    assert_eq!(results[0]["url"], "https://docs.rs/tokio");
+    assert_eq!(results[0]["sources"].as_array().unwrap().len(), 2);
+    for key in ["rrf", "keyword", "freshness", "authority", "final"] {
+        assert!(results[0]["scores"][key].is_number(), "score {key}");
+    }
+    let dropped = v["dropped"].as_array().unwrap();
+    let reasons: Vec<&str> = dropped
+        .iter()
+        .map(|d| d["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, vec!["missing-or-invalid-url", "duplicate-url"]);
+}
+
+#[test]
+fn search_with_unreadable_stdin_rows_gives_an_empty_set_and_a_warning() {
+    let out = run(
+        &["search", "anything", "--stdin-results", "--json"],
+        Some("{not json"),
+    );
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["results"].as_array().unwrap().len(), 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning"), "{err}");
+}
