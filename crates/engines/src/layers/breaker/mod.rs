@@ -210,7 +210,16 @@ enum Admission {
 
 /// How many times a compare-and-swap is retried under contention before the
 /// update is given up (and logged).
-const CAS_ATTEMPTS: usize = 16;
+const CAS_ATTEMPTS: u32 = 32;
+
+/// A short random pause before compare-and-swap attempt `attempt` (0-based),
+/// so agents that collided do not collide again in lockstep.
+async fn cas_backoff(attempt: u32) {
+    if attempt > 0 {
+        let ceiling = 200u64 << attempt.min(6);
+        tokio::time::sleep(Duration::from_micros(fastrand::u64(0..=ceiling))).await;
+    }
+}
 
 /// An engine guarded by a circuit breaker (see the module docs).
 #[derive(Debug, Clone)]
@@ -277,7 +286,8 @@ impl<E: Engine> CircuitBreaker<E> {
 
     /// Close the breaker and forget every failure.
     pub async fn reset(&self) -> Result<(), BreakerStoreError> {
-        for _ in 0..CAS_ATTEMPTS {
+        for attempt in 0..CAS_ATTEMPTS {
+            cas_backoff(attempt).await;
             let (raw, _) = self.load().await?;
             if raw.is_none()
                 || self
@@ -314,7 +324,8 @@ impl<E: Engine> CircuitBreaker<E> {
         &self,
         change: impl Fn(BreakerState, u64) -> Option<BreakerState>,
     ) -> Result<(), BreakerStoreError> {
-        for _ in 0..CAS_ATTEMPTS {
+        for attempt in 0..CAS_ATTEMPTS {
+            cas_backoff(attempt).await;
             let (raw, state) = self.load().await?;
             let now = self.clock.now_ms();
             let new = change(state, now);
@@ -359,7 +370,8 @@ impl<E: Engine> CircuitBreaker<E> {
     }
 
     async fn admit(&self) -> Result<Admission, EngineError> {
-        for _ in 0..CAS_ATTEMPTS {
+        for attempt in 0..CAS_ATTEMPTS {
+            cas_backoff(attempt).await;
             let (raw, state) = match self.load().await {
                 Ok(x) => x,
                 Err(e) => {
@@ -504,7 +516,8 @@ impl Drop for ProbeGuard {
         let key = std::mem::take(&mut self.key);
         let ttl = self.ttl;
         handle.spawn(async move {
-            for _ in 0..CAS_ATTEMPTS {
+            for attempt in 0..CAS_ATTEMPTS {
+                cas_backoff(attempt).await;
                 let Ok(raw) = store.load(&key).await else {
                     return;
                 };

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::ConnectionManager;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use super::store::{BreakerStore, BreakerStoreError};
 
@@ -52,12 +52,27 @@ fn backend(e: redis::RedisError) -> BreakerStoreError {
 
 impl RedisBreakerStore {
     /// Connect to the Redis server at `url` (`redis://host:port/db`).
+    ///
+    /// Connecting gives up after about two seconds, and every command after
+    /// one second: a slow Redis must not hold up searches (the breaker lets
+    /// calls through when its store fails).
     pub async fn connect(url: &str) -> Result<Self, BreakerStoreError> {
         let client = redis::Client::open(url).map_err(|e| BreakerStoreError::Backend {
             store: "redis",
             message: format!("invalid Redis URL {url:?}: {e}"),
         })?;
-        let conn = client.get_connection_manager().await.map_err(backend)?;
+        let config = ConnectionManagerConfig::new()
+            .set_number_of_retries(2)
+            .set_max_delay(Duration::from_millis(400))
+            .set_connection_timeout(Some(Duration::from_millis(500)))
+            .set_response_timeout(Some(Duration::from_secs(1)));
+        let conn = client
+            .get_connection_manager_with_config(config)
+            .await
+            .map_err(|e| BreakerStoreError::Backend {
+                store: "redis",
+                message: format!("cannot connect to {url}: {e}"),
+            })?;
         Ok(RedisBreakerStore::from_manager(conn))
     }
 
