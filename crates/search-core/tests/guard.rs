@@ -227,6 +227,7 @@ fn metadata_addresses_and_names_are_blocked() {
     assert_blocked(
         &[
             "http://169.254.169.254/latest/meta-data/",
+            "http://168.63.129.16/machine?comp=goalstate",
             "http://0xa9fea9fe/",
             "http://2852039166/",
             "http://0251.0376.0251.0376/",

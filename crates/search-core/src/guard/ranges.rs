@@ -2,7 +2,8 @@
 //!
 //! The tables follow the IANA IPv4 and IPv6 special-purpose address
 //! registries (RFC 6890 and successors), keeping every block that is not
-//! globally reachable, plus multicast and the cloud metadata addresses.
+//! globally reachable, plus multicast and the cloud metadata addresses
+//! (including Azure's wireserver 168.63.129.16, public but platform-only).
 //! IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:0:0/96`,
 //! NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the address they
 //! embed.
@@ -22,6 +23,11 @@ const IPV4_BLOCKED: &[V4Block] = &[
         Ipv4Addr::new(169, 254, 169, 254),
         32,
         "cloud metadata service",
+    ),
+    V4Block(
+        Ipv4Addr::new(168, 63, 129, 16),
+        32,
+        "Azure platform endpoint (wireserver)",
     ),
     V4Block(Ipv4Addr::new(255, 255, 255, 255), 32, "limited broadcast"),
     V4Block(Ipv4Addr::new(0, 0, 0, 0), 8, "\"this network\" (0.0.0.0/8)"),
