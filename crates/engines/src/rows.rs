@@ -2,32 +2,44 @@
 //! caller supplied — `ferret search --stdin-results`, rows another tool
 //! produced, fixtures.
 //!
-//! The engine does no parsing of its own: rows are normalised into
-//! [`EngineHit`]s before they reach it, and it serves those hits for any
-//! valid query, in their order, ranked 1…n, at most `max_results` of them.
-//! Warnings given at construction (e.g. rows dropped while normalising) are
-//! repeated on every response so they are never lost.
+//! The engine does no parsing of its own: rows are normalised by
+//! [`ferret_core::rows`] (agbrowse's envelopes and field aliases, dropped
+//! rows with reasons) and [`RowsEngine::from_normalized`] turns the result
+//! into engines — one per engine the rows name, `rows` for rows that name
+//! none. Each serves its hits for any valid query, in their order, ranked
+//! 1…n, at most `max_results` of them. The normaliser's warnings (e.g. how
+//! many rows were dropped and why) are repeated on every response so they
+//! are never lost.
 
 use async_trait::async_trait;
+use ferret_core::rows::NormalizedRows;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
     Provenance,
 };
 
-/// The engine's name.
-pub const ROWS_ENGINE_NAME: &str = "rows";
+/// The engine's name (the same as [`ferret_core::rows::ROWS_ENGINE`]).
+pub const ROWS_ENGINE_NAME: &str = ferret_core::rows::ROWS_ENGINE;
 
 /// Serves caller-supplied hits.
 #[derive(Debug, Clone)]
 pub struct RowsEngine {
+    name: String,
     hits: Vec<EngineHit>,
     warnings: Vec<String>,
     provenance: Provenance,
 }
 
 impl RowsEngine {
-    /// Serve `hits` in the order given (ranks are renumbered 1…n).
+    /// An engine named `rows` serving `hits` in the order given (ranks are
+    /// renumbered 1…n).
     pub fn new(hits: Vec<EngineHit>) -> Self {
+        RowsEngine::named(ROWS_ENGINE_NAME, hits)
+    }
+
+    /// An engine named `name` serving `hits` (rows that say which engine
+    /// they came from keep that name, so fusion sees the consensus).
+    pub fn named(name: impl Into<String>, hits: Vec<EngineHit>) -> Self {
         let hits = hits
             .into_iter()
             .enumerate()
@@ -37,10 +49,26 @@ impl RowsEngine {
             })
             .collect();
         RowsEngine {
+            name: name.into(),
             hits,
             warnings: Vec::new(),
             provenance: Provenance::public("rows"),
         }
+    }
+
+    /// One engine per engine the normalised rows name, in the order of
+    /// their first row, each repeating the normaliser's warnings. Rows that
+    /// survived nowhere give no engine; the warnings then say why.
+    pub fn from_normalized(rows: &NormalizedRows) -> Vec<RowsEngine> {
+        rows.calls
+            .iter()
+            .map(|call| {
+                let mut warnings = rows.warnings.clone();
+                warnings.extend(call.response.warnings.iter().cloned());
+                RowsEngine::named(call.engine.clone(), call.response.hits.clone())
+                    .with_warnings(warnings)
+            })
+            .collect()
     }
 
     /// Repeat `warnings` on every response (rows dropped while normalising,
@@ -66,7 +94,7 @@ impl RowsEngine {
 #[async_trait]
 impl Engine for RowsEngine {
     fn name(&self) -> &str {
-        ROWS_ENGINE_NAME
+        &self.name
     }
 
     fn capabilities(&self) -> EngineCapabilities {

@@ -74,3 +74,41 @@ async fn conforms() {
         .await
         .assert_passed();
 }
+
+#[tokio::test]
+async fn normalised_rows_become_one_engine_per_named_source() {
+    let text = r#"{"results": [
+        {"url": "https://a.example/1", "title": "A1", "engine": "brave", "rank": 2},
+        {"link": "https://b.example/1", "title": "B1"},
+        {"title": "no url"},
+        {"url": "https://a.example/2", "title": "A2", "engine": "brave", "rank": 1},
+        {"href": "https://b.example/2", "name": "B2"}
+    ]}"#;
+    let rows = ferret_core::rows::normalize_rows_str(text, "q");
+    let engines = RowsEngine::from_normalized(&rows);
+    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    assert_eq!(names, vec!["brave", "rows"]);
+    let brave = engines[0].search(&EngineRequest::new("q")).await.unwrap();
+    let urls: Vec<&str> = brave.hits.iter().map(|h| h.url.as_str()).collect();
+    assert_eq!(urls, vec!["https://a.example/2", "https://a.example/1"]);
+    let unnamed = engines[1]
+        .search(&EngineRequest::new("q").with_max_results(1))
+        .await
+        .unwrap();
+    assert_eq!(unnamed.hits.len(), 1);
+    assert!(
+        unnamed
+            .warnings
+            .iter()
+            .any(|w| w.contains("1 of 5 rows dropped")),
+        "{:?}",
+        unnamed.warnings
+    );
+}
+
+#[tokio::test]
+async fn rows_that_all_fail_give_no_engine_and_a_warning() {
+    let rows = ferret_core::rows::normalize_rows_str("not json", "q");
+    assert!(RowsEngine::from_normalized(&rows).is_empty());
+    assert!(!rows.warnings.is_empty());
+}
