@@ -29,6 +29,12 @@
 pub mod conformance;
 mod key;
 pub mod memory;
+#[cfg(any(feature = "sqlite", feature = "redis"))]
+mod payload;
+#[cfg(feature = "redis")]
+pub mod redis;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
 mod ttl;
 
 use std::fmt::Debug;
@@ -39,8 +45,14 @@ use chrono::{DateTime, Utc};
 use ferret_core::{EngineResponse, Provenance};
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "redis")]
+pub use self::redis::RedisCache;
 pub use key::{CacheKey, KEY_LEN, KEY_VERSION, normalize_query};
 pub use memory::MemoryCache;
+#[cfg(any(feature = "sqlite", feature = "redis"))]
+pub use payload::COMPRESS_ABOVE;
+#[cfg(feature = "sqlite")]
+pub use sqlite::{SqliteCache, SqliteCacheOptions, SqliteCacheStats, SqliteEntryInfo};
 pub use ttl::{FINANCIAL_WORDS, FRESHNESS_WORDS, INTENT_TIERS, TTL_TIERS, TtlPolicy, TtlTier};
 
 pub(crate) use key::hex_prefix;
