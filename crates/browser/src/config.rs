@@ -139,13 +139,13 @@ impl ChromiumConfig {
     /// Like [`ChromiumConfig::from_env`], reading variables through `lookup`.
     pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Self {
         let non_empty = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let executable = PathBuf::from(
-            non_empty(CHROMIUM_ENV).unwrap_or_else(|| DEFAULT_CHROMIUM.to_string()),
-        );
+        let executable =
+            PathBuf::from(non_empty(CHROMIUM_ENV).unwrap_or_else(|| DEFAULT_CHROMIUM.to_string()));
         let endpoint = non_empty(CDP_URL_ENV);
-        let home = default_home(non_empty(HOME_ENV).map(PathBuf::from).or_else(|| {
-            non_empty("HOME").map(|h| PathBuf::from(h).join(".local/share/ferret"))
-        }));
+        let home =
+            default_home(non_empty(HOME_ENV).map(PathBuf::from).or_else(|| {
+                non_empty("HOME").map(|h| PathBuf::from(h).join(".local/share/ferret"))
+            }));
         let mut config = Self::managed(executable.clone());
         config.runtime = RuntimeChoice::Auto {
             executable,
@@ -260,9 +260,8 @@ mod tests {
 
     #[test]
     fn defaults_without_environment() {
-        let config = ChromiumConfig::from_env_with(|name| {
-            (name == "HOME").then(|| "/home/u".to_string())
-        });
+        let config =
+            ChromiumConfig::from_env_with(|name| (name == "HOME").then(|| "/home/u".to_string()));
         assert_eq!(
             config.runtime,
             RuntimeChoice::Auto {

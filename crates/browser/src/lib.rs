@@ -13,19 +13,39 @@
 //! - [`chromium`]: [`ChromiumRuntime`], the implementation on a managed or
 //!   attached Chromium.
 //! - [`pro_mode`]: the gate in front of the login partition.
+//! - [`modes`]: seed 000's `search`, `fetch`, `act`, `api` (and `status`)
+//!   over any runtime, returning serde envelopes (`ferret.browser.search.v1`,
+//!   `ferret.fetch.v1`, `ferret.browser.act.v1`, `ferret.browser.api.v1`,
+//!   `ferret.browser.status.v1`).
+//! - [`serp`]: the engine table (Bing, DuckDuckGo, Baidu, Google), time
+//!   windows, date parsing, row clean-up, block / no-results detection.
+//! - [`procs`]: browser processes and their memory, read from `/proc`.
+//! - [`content`]: focus paragraphs, size caps; [`quality`]: thin / login
+//!   wall / challenge signals.
 
 pub mod chromium;
 pub mod config;
+pub mod content;
 pub mod error;
+pub mod modes;
 pub mod pro_mode;
+pub mod procs;
+pub mod quality;
 pub mod runtime;
 pub(crate) mod scripts;
+pub mod serp;
 
 pub use chromium::ChromiumRuntime;
 pub use config::{ChromiumConfig, Profile, RuntimeChoice};
 pub use error::BrowserError;
-pub use runtime::{
-    BlockedRequest, BrowserRuntime, PageInfo, RenderOptions, RenderedPage, RuntimeKind, RuntimeStatus,
-    ScrollOptions, ScrollReport, ScrollStop, Snapshot, SnapshotRef, Target, TaskSpaceInfo,
-    TaskSpaceSpec, WaitFor,
+pub use modes::{
+    ActOutput, ActRequest, ApiOutput, ApiRequest, FetchOutput, FetchRequest, SearchOutput,
+    SearchRequest, StatusOutput,
 };
+pub use quality::Quality;
+pub use runtime::{
+    BlockedRequest, BrowserRuntime, PageInfo, RenderOptions, RenderedPage, RuntimeKind,
+    RuntimeStatus, ScrollOptions, ScrollReport, ScrollStop, Snapshot, SnapshotRef, Target,
+    TaskSpaceInfo, TaskSpaceSpec, WaitFor,
+};
+pub use serp::{SerpEngine, SerpRow, SerpStatus, TimeWindow};

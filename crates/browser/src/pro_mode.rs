@@ -53,13 +53,19 @@ fn read(home: &Path) -> (ProModeState, Option<String>) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (ProModeState::default(), None),
         Err(e) => (
             ProModeState::default(),
-            Some(format!("could not read {}: {e}; treated as off", path.display())),
+            Some(format!(
+                "could not read {}: {e}; treated as off",
+                path.display()
+            )),
         ),
         Ok(bytes) => match serde_json::from_slice::<ProModeState>(&bytes) {
             Ok(state) => (state, None),
             Err(e) => (
                 ProModeState::default(),
-                Some(format!("{} is corrupt ({e}); treated as off", path.display())),
+                Some(format!(
+                    "{} is corrupt ({e}); treated as off",
+                    path.display()
+                )),
             ),
         },
     }

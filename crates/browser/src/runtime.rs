@@ -15,6 +15,7 @@ use std::fmt;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use ferret_core::guard::UrlGuard;
 use ferret_core::{Partition, Provenance};
 use serde::{Deserialize, Serialize};
 
@@ -390,6 +391,9 @@ pub trait BrowserRuntime: Send + Sync + fmt::Debug {
     /// the runtime that is running).
     fn provenance(&self) -> Provenance;
 
+    /// The URL guard every navigation, API call and subrequest goes through.
+    fn guard(&self) -> &UrlGuard;
+
     /// Connect (launch or attach) if needed and report.
     async fn status(&self) -> Result<RuntimeStatus, BrowserError>;
 
@@ -416,8 +420,12 @@ pub trait BrowserRuntime: Send + Sync + fmt::Debug {
     ) -> Result<RenderedPage, BrowserError>;
 
     /// Load `url` in the space's active tab and wait.
-    async fn navigate(&self, space: &str, url: &str, wait: &WaitFor)
-    -> Result<PageInfo, BrowserError>;
+    async fn navigate(
+        &self,
+        space: &str,
+        url: &str,
+        wait: &WaitFor,
+    ) -> Result<PageInfo, BrowserError>;
 
     /// Wait in the active tab (up to `timeout`, else the page-load timeout).
     /// Returns whether the condition was met.
@@ -430,8 +438,7 @@ pub trait BrowserRuntime: Send + Sync + fmt::Debug {
 
     /// Evaluate a JavaScript expression in the active tab (promises are
     /// awaited) and return its value as JSON.
-    async fn evaluate(&self, space: &str, script: &str)
-    -> Result<serde_json::Value, BrowserError>;
+    async fn evaluate(&self, space: &str, script: &str) -> Result<serde_json::Value, BrowserError>;
 
     /// The active tab's URL and title (`None` before any navigation).
     async fn current_page(&self, space: &str) -> Result<Option<PageInfo>, BrowserError>;

@@ -40,7 +40,7 @@ use crate::error::BrowserError;
 use crate::pro_mode;
 use crate::runtime::{
     BrowserRuntime, PageInfo, RenderOptions, RenderedPage, RuntimeKind, RuntimeStatus,
-    ScrollOptions, ScrollReport, ScrollStop, Snapshot, TaskSpaceInfo, TaskSpaceSpec, Target,
+    ScrollOptions, ScrollReport, ScrollStop, Snapshot, Target, TaskSpaceInfo, TaskSpaceSpec,
     WaitFor,
 };
 use crate::scripts;
@@ -107,8 +107,9 @@ impl Session {
             } else {
                 let _ = tokio::time::timeout(
                     Duration::from_secs(3),
-                    self.browser
-                        .execute(chromiumoxide::cdp::browser_protocol::browser::CloseParams::default()),
+                    self.browser.execute(
+                        chromiumoxide::cdp::browser_protocol::browser::CloseParams::default(),
+                    ),
                 )
                 .await;
             }
@@ -116,8 +117,7 @@ impl Session {
         drop(spaces);
         if let Some(mut launched) = launched {
             if graceful && alive {
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(3), launched.child.wait()).await;
+                let _ = tokio::time::timeout(Duration::from_secs(3), launched.child.wait()).await;
             }
             launched.kill().await;
         }
@@ -292,11 +292,11 @@ impl ChromiumRuntime {
                         .map_err(|gate| BrowserError::NoRuntime {
                             message: format!("managed: {managed_err}; attached: {gate}"),
                         })?;
-                        self.attach(endpoint).await.map_err(|attach_err| {
-                            BrowserError::NoRuntime {
+                        self.attach(endpoint)
+                            .await
+                            .map_err(|attach_err| BrowserError::NoRuntime {
                                 message: format!("managed: {managed_err}; attached: {attach_err}"),
-                            }
-                        })
+                            })
                     }
                 },
             },
@@ -586,6 +586,45 @@ pub(crate) async fn evaluate(
     Ok(response.result.result.value.clone().unwrap_or(Value::Null))
 }
 
+/// An evaluation that failed because the page navigated away under it (a
+/// reload, a redirect by script): worth running again in the new document.
+fn is_context_lost(e: &BrowserError) -> bool {
+    let msg = match e {
+        BrowserError::Cdp { message, .. } | BrowserError::Script { message } => message,
+        _ => return false,
+    };
+    [
+        "Execution context was destroyed",
+        "Cannot find context",
+        "Inspected target navigated",
+        "Promise was collected",
+        "context with specified id",
+    ]
+    .iter()
+    .any(|m| msg.contains(m))
+}
+
+/// [`evaluate`], run again (until `budget` is spent) when the document is
+/// replaced during the evaluation.
+async fn evaluate_across_navigation(
+    page: &chromiumoxide::Page,
+    expression: &(dyn Fn(Duration) -> String + Sync),
+    budget: Duration,
+    floor: Duration,
+    what: &str,
+) -> Result<Value, BrowserError> {
+    let start = Instant::now();
+    loop {
+        let left = budget.saturating_sub(start.elapsed());
+        match evaluate(page, expression(left), left.max(floor), what).await {
+            Err(e) if is_context_lost(&e) && left > Duration::from_millis(300) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 fn wait_arg(wait: &WaitFor, max: Duration) -> Value {
     let max_ms = max.as_millis() as u64;
     match wait {
@@ -612,10 +651,11 @@ async fn wait_in(tab: &Tab, wait: &WaitFor, budget: Duration) -> Result<bool, Br
     };
     loop {
         let left = budget.saturating_sub(start.elapsed());
-        let value = evaluate(
+        let value = evaluate_across_navigation(
             &tab.page,
-            scripts::call(scripts::WAIT, &wait_arg(wait, left)),
-            left + slack,
+            &|left| scripts::call(scripts::WAIT, &wait_arg(wait, left)),
+            left,
+            slack,
             "waiting in the page",
         )
         .await?;
@@ -727,6 +767,10 @@ impl BrowserRuntime for ChromiumRuntime {
         self.provenance_now()
     }
 
+    fn guard(&self) -> &ferret_core::guard::UrlGuard {
+        &self.inner.config.guard
+    }
+
     async fn status(&self) -> Result<RuntimeStatus, BrowserError> {
         let config = &self.inner.config;
         let (executable, endpoint) = match &config.runtime {
@@ -765,10 +809,13 @@ impl BrowserRuntime for ChromiumRuntime {
         }
         let spec = spec.clone().max_tabs(spec.max_tabs);
         self.remember(&spec);
-        self.run(&format!("open task space {:?}", spec.name), |s| async move {
-            let space = self.open_in(&s, &spec).await?;
-            Ok(space.info())
-        })
+        self.run(
+            &format!("open task space {:?}", spec.name),
+            |s| async move {
+                let space = self.open_in(&s, &spec).await?;
+                Ok(space.info())
+            },
+        )
         .await
     }
 
@@ -849,7 +896,7 @@ impl BrowserRuntime for ChromiumRuntime {
                     other => Some(wait_in(tab, other, left).await?),
                 };
                 let read_arg = json!({"include_html": options.include_html, "clean": true});
-                let expression = match met {
+                let expression = |left: Duration| match met {
                     Some(_) => scripts::call(scripts::READ, &read_arg),
                     None => format!(
                         "{}.then(w => Object.assign({}, {{met: w.met}}))",
@@ -858,17 +905,17 @@ impl BrowserRuntime for ChromiumRuntime {
                     ),
                 };
                 let left = budget.saturating_sub(start.elapsed());
-                let read = evaluate(
+                let read = evaluate_across_navigation(
                     &tab.page,
-                    expression,
-                    left.max(call_timeout),
+                    &expression,
+                    left,
+                    call_timeout,
                     "reading the page",
                 )
                 .await?;
                 let final_url = str_field(&read, "url");
-                let met = met.unwrap_or_else(|| {
-                    read.get("met").and_then(Value::as_bool).unwrap_or(false)
-                });
+                let met = met
+                    .unwrap_or_else(|| read.get("met").and_then(Value::as_bool).unwrap_or(false));
                 Ok::<_, BrowserError>(RenderedPage {
                     requested_url: url.to_string(),
                     http_status: tab.state.document_status(&final_url),
@@ -886,9 +933,9 @@ impl BrowserRuntime for ChromiumRuntime {
             }
             .await;
             match &outcome {
-                Ok(_) | Err(BrowserError::Blocked { .. }) | Err(BrowserError::Navigation { .. }) => {
-                    lease.give_back()
-                }
+                Ok(_)
+                | Err(BrowserError::Blocked { .. })
+                | Err(BrowserError::Navigation { .. }) => lease.give_back(),
                 Err(_) => lease.discard(call_timeout),
             }
             outcome
@@ -1056,7 +1103,10 @@ impl BrowserRuntime for ChromiumRuntime {
                 }
                 b.build().map_err(|e| BrowserError::cdp("press", e))
             };
-            for params in [build(down_type, true)?, build(DispatchKeyEventType::KeyUp, false)?] {
+            for params in [
+                build(down_type, true)?,
+                build(DispatchKeyEventType::KeyUp, false)?,
+            ] {
                 tokio::time::timeout(budget, tab.page.execute(params))
                     .await
                     .map_err(|_| BrowserError::Timeout {

@@ -75,7 +75,8 @@ pub(crate) struct Launched {
     pub(crate) child: Child,
     pub(crate) pid: u32,
     pub(crate) ws_url: String,
-    pub(crate) profile: ProfileDir,
+    /// Held so a temporary profile lives as long as the browser.
+    pub(crate) _profile: ProfileDir,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -224,7 +225,7 @@ pub(crate) async fn launch(
         child,
         pid,
         ws_url: String::new(),
-        profile,
+        _profile: profile,
         stderr_tail: tail,
     };
     match tokio::time::timeout(config.launch_timeout, ws_rx).await {

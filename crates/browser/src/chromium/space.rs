@@ -37,7 +37,9 @@ pub(crate) struct Lease {
 
 impl Lease {
     pub(crate) fn tab(&self) -> &Tab {
-        self.tab.as_ref().expect("a lease holds its tab until it ends")
+        self.tab
+            .as_ref()
+            .expect("a lease holds its tab until it ends")
     }
 
     /// Return the tab to the pool for the next render.
@@ -223,8 +225,7 @@ impl Space {
         }
         self.open_tabs.store(0, Ordering::Relaxed);
         if let Some(id) = &self.context {
-            let _ =
-                tokio::time::timeout(budget, browser.dispose_browser_context(id.clone())).await;
+            let _ = tokio::time::timeout(budget, browser.dispose_browser_context(id.clone())).await;
         }
     }
 }

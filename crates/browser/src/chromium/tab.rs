@@ -127,7 +127,10 @@ impl Tab {
         call_timeout: Duration,
     ) -> Result<Tab, BrowserError> {
         let cdp = |e| BrowserError::cdp("subscribing to page events", e);
-        let mut paused = page.event_listener::<EventRequestPaused>().await.map_err(cdp)?;
+        let mut paused = page
+            .event_listener::<EventRequestPaused>()
+            .await
+            .map_err(cdp)?;
         let mut sent = page
             .event_listener::<EventRequestWillBeSent>()
             .await
