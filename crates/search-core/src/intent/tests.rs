@@ -439,7 +439,13 @@ fn window_cues_set_the_window() {
 
 #[test]
 fn profile_rows_match_the_seed() {
-    type Row = (Intent, Mode, Option<Freshness>, Weights, &'static [&'static str]);
+    type Row = (
+        Intent,
+        Mode,
+        Option<Freshness>,
+        Weights,
+        &'static [&'static str],
+    );
     let rows: Vec<Row> = vec![
         (
             Intent::Factual,

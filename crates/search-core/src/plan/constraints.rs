@@ -20,11 +20,12 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use crate::tokenize::{Token, is_cjk, tokens};
 
 use super::comparison::korean_particle;
+use super::cues::CueSet;
 use super::stopwords::{PARTICLE_WORDS, clean_cjk, is_stopword};
 use super::{Constraint, MAX_CONSTRAINTS, MIN_CLAUSE_CHARS};
 
@@ -94,6 +95,7 @@ fn conjunctions() -> &'static ConjMatcher {
             kinds.push(Conj::Cjk);
         }
         let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
             .build(&texts)
@@ -337,16 +339,11 @@ pub fn terms(text: &str) -> Vec<String> {
 }
 
 fn is_optional(clause: &str) -> bool {
-    let lower = clause.to_lowercase();
-    OPTIONAL_MARKERS.iter().any(|m| {
-        if m.is_ascii() {
-            lower
-                .match_indices(m)
-                .any(|(i, _)| whole_word(&lower, i, i + m.len()))
-        } else {
-            lower.contains(m)
-        }
-    })
+    static OPTIONAL: OnceLock<CueSet> = OnceLock::new();
+    OPTIONAL
+        .get_or_init(|| CueSet::new(&[(0, OPTIONAL_MARKERS)]))
+        .find(clause)
+        != 0
 }
 
 /// Four-digit years (1000–2099, with a trailing 年/년 or "s" kept) and

@@ -271,16 +271,20 @@ pub(crate) fn trim_edges(text: &str) -> String {
             }
         }
         // CJK function words at either end, unless part of a real word.
-        for w in CJK_STOPWORDS
-            .iter()
-            .chain(CJK_PARTICLES)
-            .chain(CJK_EDGE_FILLERS)
-        {
-            if s.starts_with(w) && !PARTICLE_WORDS.iter().any(|k| s.starts_with(k)) {
-                s = s[w.len()..].trim_start_matches(is_edge_punct);
-            }
-            if s.ends_with(w) && !PARTICLE_WORDS.iter().any(|k| s.ends_with(k)) {
-                s = s[..s.len() - w.len()].trim_end_matches(is_edge_punct);
+        let cjk_edge = !s.as_bytes().first().is_none_or(u8::is_ascii)
+            || !s.as_bytes().last().is_none_or(u8::is_ascii);
+        if cjk_edge {
+            for w in CJK_STOPWORDS
+                .iter()
+                .chain(CJK_PARTICLES)
+                .chain(CJK_EDGE_FILLERS)
+            {
+                if s.starts_with(w) && !PARTICLE_WORDS.iter().any(|k| s.starts_with(k)) {
+                    s = s[w.len()..].trim_start_matches(is_edge_punct);
+                }
+                if s.ends_with(w) && !PARTICLE_WORDS.iter().any(|k| s.ends_with(k)) {
+                    s = s[..s.len() - w.len()].trim_end_matches(is_edge_punct);
+                }
             }
         }
         if s.len() == before {
@@ -364,7 +368,12 @@ struct SubQueryList {
 
 impl SubQueryList {
     fn push(&mut self, text: &str, purpose: SubQueryPurpose) {
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let tidy = !text.starts_with(' ') && !text.ends_with(' ') && !text.contains("  ");
+        let text = if tidy {
+            text.to_string()
+        } else {
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
         if text.is_empty() {
             return;
         }

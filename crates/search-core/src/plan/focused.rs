@@ -20,9 +20,12 @@
 //! When the question has a claim to check (a claim word, a yes/no question,
 //! or two or more constraints), the disconfirm query always keeps a slot.
 
+use std::sync::OnceLock;
+
 use crate::tokenize::is_cjk;
 
 use super::constraints::years;
+use super::cues::CueSet;
 use super::stopwords::{clean_cjk, is_stopword};
 use super::{
     Constraint, DroppedKind, FocusedPurpose, FocusedQuery, MAX_FOCUSED_QUERIES, MAX_FOCUSED_TERMS,
@@ -299,20 +302,25 @@ pub struct Research {
     pub dropped: Vec<PlanDrop>,
 }
 
-fn contains_cue(lower: &str, cue: &str) -> bool {
-    if !cue.is_ascii() {
-        return lower.contains(cue);
-    }
-    lower.match_indices(cue).any(|(i, _)| {
-        let before = lower[..i].chars().next_back();
-        let after = lower[i + cue.len()..].chars().next();
-        let word = |c: char| c.is_alphanumeric() && !is_cjk(c);
-        !before.is_some_and(word) && !after.is_some_and(word)
-    })
-}
+const CLAIM_BIT: u32 = 8;
+const EXPLICIT_CLAIM_BIT: u32 = 9;
+const ERA_BIT: u32 = 10;
 
-fn any_cue(lower: &str, cues: &[&str]) -> bool {
-    cues.iter().any(|c| contains_cue(lower, c))
+/// Every cue list of this module in one automaton: source hints take bits
+/// 0‥3 (their index in [`SOURCE_HINTS`]).
+fn cues() -> &'static CueSet {
+    static CUES: OnceLock<CueSet> = OnceLock::new();
+    CUES.get_or_init(|| {
+        let mut lists: Vec<(u32, &[&str])> = SOURCE_HINTS
+            .iter()
+            .enumerate()
+            .map(|(i, (_, words, _))| (i as u32, *words))
+            .collect();
+        lists.push((CLAIM_BIT, CLAIM_CUES));
+        lists.push((EXPLICIT_CLAIM_BIT, EXPLICIT_CLAIM_CUES));
+        lists.push((ERA_BIT, ERA_MARKERS));
+        CueSet::new(&lists)
+    })
 }
 
 /// Surface terms of `text` for a keyword query: words (case kept) and CJK
@@ -406,9 +414,12 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
         Some("ko") => "ko",
         _ => "en",
     };
+    let found = cues().find(question);
     let detected: Vec<&(SourceHint, &[&str], LangTerms)> = SOURCE_HINTS
         .iter()
-        .filter(|(_, cues, _)| any_cue(&lower, cues))
+        .enumerate()
+        .filter(|(i, _)| found & (1 << i) != 0)
+        .map(|(_, h)| h)
         .collect();
     // The hint words themselves go into the hint's own query, not the anchor.
     let anchor: Vec<String> = anchor_terms(question)
@@ -436,9 +447,9 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
         .unwrap_or("")
         .trim_matches(|c: char| !c.is_alphanumeric());
     let yes_no = YES_NO_STARTS.contains(&first_word) && lower.split_whitespace().count() >= 3;
-    let explicit_claim = any_cue(&lower, EXPLICIT_CLAIM_CUES);
+    let explicit_claim = found & (1 << EXPLICIT_CLAIM_BIT) != 0;
     let has_claim =
-        explicit_claim || any_cue(&lower, CLAIM_CUES) || yes_no || constraints.len() >= 2;
+        explicit_claim || found & (1 << CLAIM_BIT) != 0 || yes_no || constraints.len() >= 2;
 
     let mut planned: Vec<FocusedQuery> = Vec::new();
     planned.push(query(
@@ -483,7 +494,7 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
             constraints,
         ));
     }
-    if any_cue(&lower, ERA_MARKERS) {
+    if found & (1 << ERA_BIT) != 0 {
         planned.push(query(
             compact(
                 ERA_TERMS

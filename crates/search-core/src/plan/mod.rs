@@ -29,6 +29,7 @@
 
 pub mod comparison;
 pub mod constraints;
+mod cues;
 pub mod expand;
 pub mod focused;
 pub mod glossary;

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// English stopwords, sorted (binary-searched).
 pub const EN_STOPWORDS: &[&str] = &[
@@ -93,8 +93,13 @@ pub const PARTICLE_WORDS: &[&str] = &[
 /// Whether `word` (any case) is an English or CJK stopword.
 pub fn is_stopword(word: &str) -> bool {
     if word.is_ascii() {
-        let lower = word.to_ascii_lowercase();
-        EN_STOPWORDS.binary_search(&lower.as_str()).is_ok()
+        EN_STOPWORDS
+            .binary_search_by(|w| {
+                w.bytes()
+                    .map(|b| b.to_ascii_lowercase())
+                    .cmp(word.bytes().map(|b| b.to_ascii_lowercase()))
+            })
+            .is_ok()
     } else {
         CJK_STOPWORDS.contains(&word) || CJK_PARTICLES.contains(&word)
     }
@@ -125,6 +130,7 @@ fn cleaner() -> &'static CjkCleaner {
             kinds.push(CjkPattern::Cut);
         }
         let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
             .match_kind(MatchKind::LeftmostLongest)
             .build(&texts)
             .ok();

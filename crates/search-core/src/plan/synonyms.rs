@@ -109,6 +109,10 @@ fn is_word_char(c: char) -> bool {
 
 /// The rule that expands `word` followed by `after`, if any.
 fn rule_for(word: &str, after: &str) -> Option<&'static Synonym> {
+    // Every short form is 2–8 ASCII bytes.
+    if !(2..=8).contains(&word.len()) {
+        return None;
+    }
     let rule = SYNONYMS.iter().find(|s| {
         if s.any_case {
             s.short.iter().any(|f| f.eq_ignore_ascii_case(word))
