@@ -5,10 +5,20 @@
 //!
 //! (Being built; module map below is filled in as each part lands.)
 //!
-//! - HTTP plumbing: [`http`] (client, status → error mapping, body caps).
-//! - Adapters: [`brave`], [`exa`], [`tavily`], [`llm`] (OpenAI-compatible
-//!   chat completions, Grok), [`searxng`], [`duckduckgo`], [`bing`],
-//!   [`wikipedia`], [`github`].
+//! - HTTP plumbing: [`http`] — one reqwest/rustls client setup
+//!   ([`http::HttpClient`]: timeouts, same-site redirects, a body cap read
+//!   incrementally), the status → [`EngineError`](ferret_core::EngineError)
+//!   table every adapter shares ([`http::status`]), captcha/challenge/quota
+//!   word tables, an injectable clock, and builder options
+//!   ([`http::ServiceConfig`]: base URL, key, timeout, body cap).
+//! - API adapters, each `XEngine::builder()….build()`: [`brave`] (Web,
+//!   freshness pushdown), [`exa`] (Neural, type per intent), [`tavily`]
+//!   (Answer), [`llm`] (a reusable OpenAI-compatible
+//!   [`llm::ChatClient`] and the [`llm::GrokEngine`]), [`searxng`] (Web),
+//!   [`wikipedia`] (Reference), [`github`] (Code: issues and/or
+//!   repositories).
+//! - Result-page scrapers: [`duckduckgo`] (HTML endpoint) and [`bing`], with
+//!   challenge-page detection and Bing's unrelated-page check.
 //! - Layers: [`layers`] (retry, circuit breaker, throttle, concurrency limit,
 //!   single-flight, cache).
 //! - Offline: [`rows`] (caller-supplied rows), [`replay`] (record/replay).
