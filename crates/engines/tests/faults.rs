@@ -5,6 +5,7 @@
 
 mod adapter_support;
 
+use std::io::Write;
 use std::time::{Duration, SystemTime};
 
 use adapter_support::search_err;
@@ -75,6 +76,64 @@ fn big_body(prefix: &'static [u8], total: Option<usize>) -> Body {
         }
     });
     Body::from_stream(s)
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[tokio::test]
+async fn compressed_bodies_are_asked_for_and_decoded() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("content-encoding", "gzip")
+                .set_body_raw(
+                    gzip(brave_body().to_string().as_bytes()),
+                    "application/json",
+                ),
+        )
+        .mount(&server)
+        .await;
+    let r = brave(&server.uri())
+        .search(&EngineRequest::new("rust async"))
+        .await
+        .unwrap();
+    assert_eq!(r.hits.len(), 2);
+    assert_eq!(r.hits[0].snippet, "Learn async Rust");
+    let sent = &server.received_requests().await.unwrap()[0];
+    let accept = sent
+        .headers
+        .get("accept-encoding")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert!(accept.contains("gzip") && accept.contains("br"), "{accept}");
+    let agent = sent.headers.get("user-agent").unwrap().to_str().unwrap();
+    assert!(agent.starts_with("ferret/"), "{agent}");
+}
+
+#[tokio::test]
+async fn a_compression_bomb_is_capped_after_decompression() {
+    let mut inflated = br#"{"web":{"results":["#.to_vec();
+    inflated.resize(20 << 20, b' ');
+    let bomb = gzip(&inflated);
+    assert!(bomb.len() < 1 << 20, "the compressed body is small");
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("content-encoding", "gzip")
+                .set_body_raw(bomb, "application/json"),
+        )
+        .mount(&server)
+        .await;
+    let e = search_err(&brave(&server.uri()), &EngineRequest::new("x")).await;
+    assert_eq!(e.kind(), ErrorKind::Parse);
+    assert!(e.to_string().contains("4194304 bytes"), "{e}");
 }
 
 #[tokio::test]
