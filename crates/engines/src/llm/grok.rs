@@ -102,6 +102,12 @@ impl GrokBuilder {
         self
     }
 
+    /// The same as [`GrokBuilder::api_url`], named like the other adapters'
+    /// builders.
+    pub fn base_url(self, url: impl Into<String>) -> Self {
+        self.api_url(url)
+    }
+
     /// The API key (`GROK_API_KEY`). Without one, searches fail with an
     /// `Auth` error saying to set it.
     pub fn api_key(mut self, key: impl Into<String>) -> Self {
@@ -128,6 +134,18 @@ impl GrokBuilder {
     /// Share an HTTP client.
     pub fn http_client(mut self, client: HttpClient) -> Self {
         self.chat = self.chat.http_client(client);
+        self
+    }
+
+    /// The most response-body bytes read (default 4 MiB).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.chat = self.chat.body_limit(bytes);
+        self
+    }
+
+    /// The `User-Agent` header.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.chat = self.chat.user_agent(user_agent);
         self
     }
 
