@@ -19,6 +19,8 @@
 //!   `ferret.browser.status.v1`).
 //! - [`serp`]: the engine table (Bing, DuckDuckGo, Baidu, Google), time
 //!   windows, date parsing, row clean-up, block / no-results detection.
+//! - [`login`]: a visible window on the persistent profile for a person to
+//!   sign in.
 //! - [`procs`]: browser processes and their memory, read from `/proc`.
 //! - [`content`]: focus paragraphs, size caps; [`quality`]: thin / login
 //!   wall / challenge signals.
@@ -27,6 +29,7 @@ pub mod chromium;
 pub mod config;
 pub mod content;
 pub mod error;
+pub mod login;
 pub mod modes;
 pub mod pro_mode;
 pub mod procs;

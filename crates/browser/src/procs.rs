@@ -104,6 +104,17 @@ pub fn live_descendants(root: u32) -> Vec<ProcInfo> {
     out
 }
 
+/// The command line of `pid`, one argument per element.
+pub fn cmdline(pid: u32) -> Option<Vec<String>> {
+    let raw = fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    Some(
+        raw.split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect(),
+    )
+}
+
 /// Proportional set size of `pid` in KiB (`/proc/PID/smaps_rollup`).
 pub fn pss_kib(pid: u32) -> Option<u64> {
     let text = fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;

@@ -968,10 +968,11 @@ fn main() {
             .await;
 
         let pid = c.rt.browser_pid();
+        let profiles = c.rt.profile_dirs();
         c.rt.shutdown().await.expect("shutdown");
         h.run("no_browser_left_after_shutdown", async {
             let pid = pid.expect("a browser was launched");
-            support::assert_no_browser_left(&[pid]).await;
+            support::assert_no_browser_left(&[pid], &profiles).await;
             let err =
                 c.rt.render(
                     "ferret",

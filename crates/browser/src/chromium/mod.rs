@@ -155,6 +155,8 @@ struct Inner {
     last_kind: AtomicU8,
     launches: AtomicU64,
     last_pid: Mutex<Option<u32>>,
+    /// Profile folders of every managed launch.
+    profiles: Mutex<Vec<PathBuf>>,
     shut_down: AtomicBool,
 }
 
@@ -164,8 +166,14 @@ impl Drop for Inner {
         if let Ok(guard) = self.session.try_lock() {
             if let Some(session) = guard.as_ref() {
                 session.handler.abort();
-                if let Some(pid) = session.pid {
-                    process::kill_group(pid);
+                let launched = session.process.lock().ok().and_then(|mut p| p.take());
+                match launched {
+                    Some(mut launched) => launched.kill_now(),
+                    None => {
+                        if let Some(pid) = session.pid {
+                            process::kill_group(pid);
+                        }
+                    }
                 }
             }
         }
@@ -195,6 +203,7 @@ impl ChromiumRuntime {
                 last_kind: AtomicU8::new(0),
                 launches: AtomicU64::new(0),
                 last_pid: Mutex::new(None),
+                profiles: Mutex::new(Vec::new()),
                 shut_down: AtomicBool::new(false),
             }),
         })
@@ -209,6 +218,17 @@ impl ChromiumRuntime {
     /// attached). Its helpers share its process group.
     pub fn browser_pid(&self) -> Option<u32> {
         self.inner.last_pid.lock().ok().and_then(|p| *p)
+    }
+
+    /// The profile folders of every managed launch so far (temporary ones
+    /// are deleted at shutdown). Chromium's crash handlers name their folder
+    /// in `--database=`, which is how a test recognises them.
+    pub fn profile_dirs(&self) -> Vec<PathBuf> {
+        self.inner
+            .profiles
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
     }
 
     /// How many browsers were launched or attached so far.
@@ -318,6 +338,9 @@ impl ChromiumRuntime {
     async fn launch_managed(&self, executable: &std::path::Path) -> Result<Session, BrowserError> {
         let config = &self.inner.config;
         let mut launched = process::launch(config, executable).await?;
+        if let Ok(mut p) = self.inner.profiles.lock() {
+            p.push(launched.profile_path().to_path_buf());
+        }
         let connected = tokio::time::timeout(
             config.launch_timeout,
             Browser::connect_with_config(launched.ws_url.clone(), self.handler_config()),

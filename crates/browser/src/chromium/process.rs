@@ -77,6 +77,7 @@ pub(crate) struct Launched {
     pub(crate) ws_url: String,
     /// Held so a temporary profile lives as long as the browser.
     pub(crate) _profile: ProfileDir,
+    crash_dir: PathBuf,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -90,19 +91,53 @@ impl Launched {
         }
     }
 
+    /// The profile folder.
+    pub(crate) fn profile_path(&self) -> &Path {
+        self._profile.path()
+    }
+
     /// The last lines Chromium wrote to stderr.
     pub(crate) fn stderr_tail(&self) -> String {
         tail_text(&self.stderr_tail)
     }
 
-    /// Kill the whole process group, then reap the browser.
+    /// Kill the process group and the crash handlers without waiting (for
+    /// `Drop`; the child is reaped by the runtime in the background).
+    pub(crate) fn kill_now(&mut self) {
+        kill_group(self.pid);
+        let _ = self.child.start_kill();
+        kill_crash_handlers(&self.crash_dir);
+    }
+
+    /// Kill the whole process group and the crash handlers, then reap the
+    /// browser.
     pub(crate) async fn kill(&mut self) {
         kill_group(self.pid);
         let _ = self.child.start_kill();
         let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
-        // Helpers that outlived the first signal (they ignore nothing, but
-        // may have been forking).
+        // Helpers that were forking during the first signal.
         kill_group(self.pid);
+        kill_crash_handlers(&self.crash_dir);
+    }
+}
+
+/// Chromium's crash handlers (`chrome_crashpad_handler`) start in process
+/// groups of their own and outlive the browser for a while. Each launch
+/// points them at its own crash folder (`BREAKPAD_DUMP_LOCATION`), so ours
+/// are recognised by their `--database=` argument and ended by pid.
+fn kill_crash_handlers(crash_dir: &Path) {
+    let needle = format!("--database={}", crash_dir.display());
+    for p in crate::procs::all() {
+        if p.is_zombie() || !p.name.starts_with("chrome_crashpad") {
+            continue;
+        }
+        let ours =
+            crate::procs::cmdline(p.pid).is_some_and(|args| args.iter().any(|a| a == &needle));
+        if ours {
+            if let Ok(raw) = i32::try_from(p.pid) {
+                let _ = nix::sys::signal::kill(Pid::from_raw(raw), Signal::SIGKILL);
+            }
+        }
     }
 }
 
@@ -183,9 +218,14 @@ pub(crate) async fn launch(
             ProfileDir::Kept(dir.clone())
         }
     };
+    let crash_dir = match &profile {
+        ProfileDir::Temp(t) => t.path().join("ferret-crash"),
+        ProfileDir::Kept(dir) => dir.join("Crash Reports"),
+    };
     let mut command = Command::new(executable);
     command
         .args(switches(config, profile.path()))
+        .env("BREAKPAD_DUMP_LOCATION", &crash_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -226,6 +266,7 @@ pub(crate) async fn launch(
         pid,
         ws_url: String::new(),
         _profile: profile,
+        crash_dir,
         stderr_tail: tail,
     };
     match tokio::time::timeout(config.launch_timeout, ws_rx).await {

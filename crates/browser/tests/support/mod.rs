@@ -137,24 +137,52 @@ impl Harness {
     }
 }
 
+/// Assert that no process of the given browsers' process groups is alive
+/// (helpers may need a moment to exit after the browser is killed).
+pub async fn assert_groups_gone(pgids: &[u32]) {
+    assert_gone(pgids, &[], false).await
+}
+
 /// Assert that no browser process this test started is still alive: none
-/// in the process groups of the launched browsers, none below this process.
-/// Helpers may need a moment to exit after the browser is killed.
-pub async fn assert_no_browser_left(pgids: &[u32]) {
+/// in the process groups of the launched browsers, none below this process,
+/// and no crash handler writing into one of `profiles`.
+pub async fn assert_no_browser_left(pgids: &[u32], profiles: &[PathBuf]) {
+    assert_gone(pgids, profiles, true).await
+}
+
+fn crash_handlers_of(profiles: &[PathBuf]) -> Vec<procs::ProcInfo> {
+    procs::all()
+        .into_iter()
+        .filter(|p| !p.is_zombie() && p.name.starts_with("chrome_crashpad"))
+        .filter(|p| {
+            procs::cmdline(p.pid).is_some_and(|args| {
+                args.iter().any(|a| {
+                    a.starts_with("--database=")
+                        && profiles
+                            .iter()
+                            .any(|d| a.contains(&*d.display().to_string()))
+                })
+            })
+        })
+        .collect()
+}
+
+async fn assert_gone(pgids: &[u32], profiles: &[PathBuf], descendants: bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let mut left: Vec<procs::ProcInfo> = pgids
             .iter()
             .flat_map(|g| procs::live_in_group(*g))
             .collect();
-        left.extend(
+        let below = if descendants {
             procs::live_descendants(std::process::id())
-                .into_iter()
-                .filter(|p| {
-                    p.exe.as_deref().is_some_and(|e| e.contains("chrom"))
-                        || p.name.contains("chrom")
-                }),
-        );
+        } else {
+            Vec::new()
+        };
+        left.extend(below.into_iter().filter(|p| {
+            p.exe.as_deref().is_some_and(|e| e.contains("chrom")) || p.name.contains("chrom")
+        }));
+        left.extend(crash_handlers_of(profiles));
         if left.is_empty() {
             return;
         }
