@@ -1,9 +1,32 @@
 //! # ferret
 //!
-//! Evidence-grade web search for AI agents. This facade re-exports the
-//! workspace's crates:
+//! Evidence-grade web search for AI agents: plan the query, fan it out to
+//! many engines, fuse and deduplicate, fetch the original pages, extract
+//! what they say, and decide whether the evidence is sufficient.
+//!
+//! Start with [`Ferret::builder`]: add engines (each behind its default layer
+//! stack), optionally a cache, then [`Ferret::search`]. [`env`] builds the
+//! engines an environment configures (`BRAVE_API_KEY`, …).
+//!
+//! This facade re-exports the workspace's crates:
 //!
 //! - [`core`] (`ferret-core`): types, the `Engine` trait and layers,
 //!   planning, fanout, fusion, dedup and the URL guard.
+//! - [`engines`] (`ferret-engines`): engine adapters, layers (retry, circuit
+//!   breaker, throttle, concurrency limit, single-flight, cache), caches and
+//!   record/replay.
+//!
+//! Its own modules: [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`]
+//! (engines from environment variables), [`error`] ([`FerretError`]).
 
+pub mod builder;
+pub mod env;
+pub mod error;
+
+pub use builder::{Ferret, FerretBuilder};
+pub use error::FerretError;
 pub use ferret_core as core;
+pub use ferret_engines as engines;
+/// The browser runtime (`ferret-browser`, feature `browser`).
+#[cfg(feature = "browser")]
+pub use ferret_browser as browser;
