@@ -116,6 +116,7 @@ fn router(secret_hits: Arc<AtomicUsize>, port_holder: Arc<AtomicUsize>) -> Route
     let hits = secret_hits.clone();
     let ph = port_holder.clone();
     let ph2 = port_holder.clone();
+    let ph3 = port_holder.clone();
     Router::new()
         .route("/late", get(|| async { Html(LATE) }))
         .route("/feed", get(|| async { Html(FEED) }))
@@ -220,6 +221,26 @@ fn router(secret_hits: Arc<AtomicUsize>, port_holder: Arc<AtomicUsize>) -> Route
 image and a script that reach for a loopback address. PUBLIC-BODY</p>
 <img src="http://127.0.0.1:{port}/secret?img"></main>
 <script>fetch('http://127.0.0.1:{port}/secret?fetch').catch(() => {{}});</script></body>"#
+                    ))
+                }
+            }),
+        )
+        .route(
+            "/serp-local",
+            get(move || {
+                let port = ph3.load(Ordering::SeqCst);
+                async move {
+                    let item = |n: usize, path: &str, date: &str| {
+                        format!(
+                            r#"<li class="b_algo"><h2><a href="http://example.com:{port}{path}">Local result {n}</a></h2>
+<div class="b_caption"><p>{date} · A local result page number {n}.</p></div></li>"#
+                        )
+                    };
+                    Html(format!(
+                        "<!doctype html><title>local - Search</title><ol id=b_results>{}{}{}</ol>",
+                        item(1, "/late", "Nov 20, 2026"),
+                        item(2, "/challenge", "Nov 21, 2026"),
+                        item(3, "/redirect-private", "Nov 22, 2026"),
                     ))
                 }
             }),
@@ -879,6 +900,37 @@ async fn serp_pages_are_extracted(c: &Ctx) {
     );
 }
 
+async fn act_searches_then_fetches_the_top_results(c: &Ctx) {
+    let search = SearchRequest::new("local")
+        .space(TaskSpaceSpec::new("act"))
+        .base_url(format!("http://bing.example.com:{}/serp-local", c.port));
+    let out = modes::act(&c.rt, &modes::ActRequest::new(search.clone()))
+        .await
+        .expect("act");
+    assert_eq!(out.schema, "ferret.browser.act.v1");
+    assert_eq!(out.results.len(), 3);
+    assert_eq!(out.details.len(), 1, "one result opened without a window");
+    let detail = out.detail.expect("detail");
+    assert!(detail.content.contains("END-OF-LATE-ARTICLE"));
+    assert!(detail.content.chars().count() <= 30_000);
+
+    // With a time window the top five (here all three) are opened; the one
+    // that redirects to loopback fails with its reason.
+    let window = TimeWindow::parse(Some("2026-11-01"), Some("2026-11-30"), chrono::Utc::now())
+        .expect("window");
+    let out = modes::act(&c.rt, &modes::ActRequest::new(search.window(window)))
+        .await
+        .expect("act with window");
+    assert_eq!(out.details.len(), 2, "{:?}", out.failures);
+    assert_eq!(out.failures.len(), 1);
+    assert_eq!(out.failures[0].code, "blocked_by_guard");
+    assert!(
+        out.details
+            .iter()
+            .any(|d| d.content.contains("CHALLENGE-PASSED"))
+    );
+}
+
 async fn status_reports_the_runtime(c: &Ctx) {
     let s = modes::status(&c.rt, &c.rt.config().home).await;
     assert_eq!(s.schema, "ferret.browser.status.v1");
@@ -966,6 +1018,11 @@ fn main() {
         .await;
         h.run("serp_pages_are_extracted", serp_pages_are_extracted(&c))
             .await;
+        h.run(
+            "act_searches_then_fetches_the_top_results",
+            act_searches_then_fetches_the_top_results(&c),
+        )
+        .await;
 
         let pid = c.rt.browser_pid();
         let profiles = c.rt.profile_dirs();
