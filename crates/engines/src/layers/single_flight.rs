@@ -28,12 +28,23 @@ use futures::future::{BoxFuture, Shared, WeakShared};
 type Outcome = Result<EngineResponse, EngineError>;
 type Flight = Shared<BoxFuture<'static, Outcome>>;
 
+/// The in-flight table. Finished flights are removed by their callers;
+/// flights every caller abandoned are swept when the table has doubled
+/// since the last sweep (amortised O(1) per call).
+#[derive(Debug, Default)]
+struct Flights {
+    map: HashMap<EngineRequest, WeakShared<BoxFuture<'static, Outcome>>>,
+    sweep_at: usize,
+}
+
+const MIN_SWEEP: usize = 64;
+
 /// An engine that coalesces identical concurrent requests. Clones share the
 /// in-flight table.
 #[derive(Debug)]
 pub struct SingleFlight<E> {
     inner: Arc<E>,
-    flights: Arc<Mutex<HashMap<EngineRequest, WeakShared<BoxFuture<'static, Outcome>>>>>,
+    flights: Arc<Mutex<Flights>>,
 }
 
 impl<E> Clone for SingleFlight<E> {
@@ -50,14 +61,14 @@ impl<E: Engine + 'static> SingleFlight<E> {
     pub fn new(inner: E) -> Self {
         SingleFlight {
             inner: Arc::new(inner),
-            flights: Arc::new(Mutex::new(HashMap::new())),
+            flights: Arc::new(Mutex::new(Flights::default())),
         }
     }
 
     /// Requests with a call in flight right now.
     pub fn in_flight(&self) -> usize {
         let flights = self.flights.lock().unwrap_or_else(|p| p.into_inner());
-        flights.values().filter(|w| w.upgrade().is_some()).count()
+        flights.map.values().filter(|w| w.upgrade().is_some()).count()
     }
 
     /// The wrapped engine.
@@ -68,15 +79,18 @@ impl<E: Engine + 'static> SingleFlight<E> {
     /// Join the flight for `request`, starting one if none is alive.
     fn join(&self, request: &EngineRequest) -> Flight {
         let mut flights = self.flights.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(flight) = flights.get(request).and_then(WeakShared::upgrade) {
+        if let Some(flight) = flights.map.get(request).and_then(WeakShared::upgrade) {
             return flight;
         }
-        flights.retain(|_, w| w.upgrade().is_some());
+        if flights.map.len() >= flights.sweep_at.max(MIN_SWEEP) {
+            flights.map.retain(|_, w| w.upgrade().is_some());
+            flights.sweep_at = flights.map.len() * 2;
+        }
         let inner = self.inner.clone();
         let owned = request.clone();
         let flight: Flight = async move { inner.search(&owned).await }.boxed().shared();
         if let Some(weak) = flight.downgrade() {
-            flights.insert(request.clone(), weak);
+            flights.map.insert(request.clone(), weak);
         }
         flight
     }
@@ -85,11 +99,12 @@ impl<E: Engine + 'static> SingleFlight<E> {
     fn land(&self, request: &EngineRequest, flight: &Flight) {
         let mut flights = self.flights.lock().unwrap_or_else(|p| p.into_inner());
         let same = flights
+            .map
             .get(request)
             .and_then(WeakShared::upgrade)
             .is_some_and(|current| current.ptr_eq(flight));
         if same {
-            flights.remove(request);
+            flights.map.remove(request);
         }
     }
 }
