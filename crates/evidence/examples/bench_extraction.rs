@@ -38,7 +38,9 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|e| format!("--repeat must be a positive number: {e}"))?;
             }
             "-h" | "--help" => {
-                return Err("usage: bench_extraction [--html-dir DIR] [--out FILE] [--repeat N]".into());
+                return Err(
+                    "usage: bench_extraction [--html-dir DIR] [--out FILE] [--repeat N]".into(),
+                );
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -46,9 +48,9 @@ fn parse_args() -> Result<Args, String> {
     let html_dir = match html_dir {
         Some(d) => d,
         None => {
-            let shared = std::env::var_os("FERRET_SHARED").map(PathBuf::from).unwrap_or_else(|| {
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-            });
+            let shared = std::env::var_os("FERRET_SHARED")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
             shared.join("bench/article-extraction/html")
         }
     };
@@ -60,12 +62,17 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn load_pages(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut pages = Vec::new();
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-        let Some(id) = name.strip_suffix(".html.gz") else { continue };
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(id) = name.strip_suffix(".html.gz") else {
+            continue;
+        };
         let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut html = String::new();
         flate2::read::GzDecoder::new(file)
@@ -88,7 +95,10 @@ fn main() {
     let pages = match load_pages(&args.html_dir) {
         Ok(p) if !p.is_empty() => p,
         Ok(_) => {
-            eprintln!("bench_extraction: no *.html.gz pages in {}", args.html_dir.display());
+            eprintln!(
+                "bench_extraction: no *.html.gz pages in {}",
+                args.html_dir.display()
+            );
             std::process::exit(2);
         }
         Err(e) => {

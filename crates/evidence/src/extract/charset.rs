@@ -67,13 +67,15 @@ pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> Decoded {
 /// windows-1252.
 fn label(raw: &str) -> Option<&'static Encoding> {
     let enc = Encoding::for_label(raw.trim().trim_matches(['"', '\'']).as_bytes())?;
-    Some(if enc == encoding_rs::UTF_16BE || enc == encoding_rs::UTF_16LE {
-        UTF_8
-    } else if enc == encoding_rs::X_USER_DEFINED {
-        WINDOWS_1252
-    } else {
-        enc
-    })
+    Some(
+        if enc == encoding_rs::UTF_16BE || enc == encoding_rs::UTF_16LE {
+            UTF_8
+        } else if enc == encoding_rs::X_USER_DEFINED {
+            WINDOWS_1252
+        } else {
+            enc
+        },
+    )
 }
 
 /// The `charset=` parameter of a Content-Type value.

@@ -87,10 +87,6 @@ impl Stats {
 pub(crate) struct Analysis {
     /// Statistics per node (same indices as the DOM).
     pub stats: Vec<Stats>,
-    /// Nearest block element at or above each node.
-    pub block: Vec<NodeIx>,
-    /// The node is inside a link.
-    pub in_link: Vec<bool>,
     /// The node is inside a boilerplate subtree.
     pub boiler: Vec<bool>,
     /// The node is the top of a teaser list (cards of headline links).
@@ -215,8 +211,6 @@ impl Analysis {
             .collect();
         Analysis {
             stats,
-            block,
-            in_link,
             boiler,
             teaser_root,
         }
@@ -324,7 +318,10 @@ const CARD_SCAN_NODES: u32 = 40;
 /// headline link (after at most a short kicker) and carry at most a short
 /// summary — "related stories", "more from", "breaking news" rails.
 fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool {
-    if matches!(dom.node(ix).tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+    if matches!(
+        dom.node(ix).tag,
+        Tag::Html | Tag::Body | Tag::Main | Tag::Article
+    ) {
         return false;
     }
     let mut children = 0usize;

@@ -49,13 +49,15 @@ pub fn normalize_date(input: &str) -> Option<String> {
         return None;
     }
     if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
-        return check_year(dt.date_naive()).then(|| dt.to_rfc3339_opts(SecondsFormat::AutoSi, true));
+        return check_year(dt.date_naive())
+            .then(|| dt.to_rfc3339_opts(SecondsFormat::AutoSi, true));
     }
     if let Some(iso) = iso_like(s) {
         return Some(iso);
     }
     if let Ok(dt) = DateTime::parse_from_rfc2822(s) {
-        return check_year(dt.date_naive()).then(|| dt.to_rfc3339_opts(SecondsFormat::AutoSi, true));
+        return check_year(dt.date_naive())
+            .then(|| dt.to_rfc3339_opts(SecondsFormat::AutoSi, true));
     }
     prose_date(s).map(|d| d.format("%Y-%m-%d").to_string())
 }
@@ -76,7 +78,10 @@ fn iso_like(s: &str) -> Option<String> {
     };
     let (y, m, d, rest) = if b.len() >= 10 && matches!(b[4], b'-' | b'/' | b'.') && b[7] == b[4] {
         (digits(0..4)?, digits(5..7)?, digits(8..10)?, &s[10..])
-    } else if b.len() >= 8 && b[..8].iter().all(u8::is_ascii_digit) && (b.len() == 8 || !b[8].is_ascii_digit()) {
+    } else if b.len() >= 8
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && (b.len() == 8 || !b[8].is_ascii_digit())
+    {
         (digits(0..4)?, digits(4..6)?, digits(6..8)?, &s[8..])
     } else {
         return None;
@@ -95,7 +100,11 @@ fn iso_like(s: &str) -> Option<String> {
     if let Ok(dt) = DateTime::parse_from_rfc3339(&with_colon_zone) {
         return Some(dt.to_rfc3339_opts(SecondsFormat::AutoSi, true));
     }
-    for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"] {
+    for fmt in [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+    ] {
         if let Ok(dt) = NaiveDateTime::parse_from_str(&candidate, fmt) {
             return Some(dt.format("%Y-%m-%dT%H:%M:%S").to_string());
         }
@@ -177,7 +186,10 @@ mod tests {
         let cases = [
             ("2019-11-19T15:04:05Z", "2019-11-19T15:04:05Z"),
             ("2019-11-19T10:04:05-05:00", "2019-11-19T10:04:05-05:00"),
-            ("2019-11-19T10:04:05.123+0100", "2019-11-19T10:04:05.123+01:00"),
+            (
+                "2019-11-19T10:04:05.123+0100",
+                "2019-11-19T10:04:05.123+01:00",
+            ),
             ("2019-11-19 10:04", "2019-11-19T10:04:00"),
             ("2019-11-19", "2019-11-19"),
             ("2019/11/19", "2019-11-19"),
@@ -195,7 +207,14 @@ mod tests {
 
     #[test]
     fn rejects_non_dates() {
-        for input in ["", "yesterday", "2019-13-40", "1234", "May the force", "0000-00-00"] {
+        for input in [
+            "",
+            "yesterday",
+            "2019-13-40",
+            "1234",
+            "May the force",
+            "0000-00-00",
+        ] {
             assert_eq!(normalize_date(input), None, "{input}");
         }
     }

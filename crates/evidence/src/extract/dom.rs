@@ -276,7 +276,9 @@ impl<'a> Dom<'a> {
                             stack.push(ix);
                         }
                         ParsedNode::Text(text) => {
-                            let Some(&parent) = stack.last() else { continue };
+                            let Some(&parent) = stack.last() else {
+                                continue;
+                            };
                             let ix = nodes.len() as NodeIx;
                             nodes.push(Node {
                                 tag: Tag::Text,

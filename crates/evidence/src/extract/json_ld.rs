@@ -78,7 +78,11 @@ pub(crate) fn parse_blocks(bodies: &[&str]) -> (Vec<Value>, Vec<JsonLdError>) {
 
 fn unwrap_body(body: &str) -> &str {
     let mut s = body.trim();
-    for (open, close) in [("<!--", "-->"), ("//<![CDATA[", "//]]>"), ("<![CDATA[", "]]>")] {
+    for (open, close) in [
+        ("<!--", "-->"),
+        ("//<![CDATA[", "//]]>"),
+        ("<![CDATA[", "]]>"),
+    ] {
         if let Some(rest) = s.strip_prefix(open) {
             s = rest.trim();
             if let Some(rest) = s.strip_suffix(close) {
@@ -113,7 +117,12 @@ pub(crate) fn article_facts(values: &[Value]) -> ArticleFacts {
             Value::Array(items) => stack.extend(items.iter().rev().map(|i| (i, depth + 1))),
             Value::Object(map) => {
                 objects.push((map, is_article(map)));
-                for key in ["@graph", "mainEntity", "mainEntityOfPage", "itemListElement"] {
+                for key in [
+                    "@graph",
+                    "mainEntity",
+                    "mainEntityOfPage",
+                    "itemListElement",
+                ] {
                     if let Some(inner) = map.get(key) {
                         stack.push((inner, depth + 1));
                     }

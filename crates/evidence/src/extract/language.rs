@@ -21,17 +21,81 @@ pub enum LanguageSource {
 /// Function words per Latin-script language (ISO 639-1). A language wins when
 /// its words are the most frequent among the first words of the text.
 const STOPWORDS: &[(&str, &[&str])] = &[
-    ("en", &["the", "and", "of", "to", "is", "in", "that", "it", "was", "for", "with", "on", "are", "this"]),
-    ("de", &["der", "die", "und", "das", "ist", "nicht", "mit", "den", "ein", "eine", "auf", "sich", "auch", "dem"]),
-    ("fr", &["le", "la", "les", "et", "des", "est", "une", "dans", "pour", "que", "qui", "pas", "du", "sur"]),
-    ("es", &["el", "la", "los", "las", "y", "que", "del", "en", "por", "una", "con", "para", "es", "se"]),
-    ("it", &["il", "di", "che", "della", "per", "una", "sono", "non", "con", "gli", "del", "nel", "anche", "è"]),
-    ("pt", &["o", "os", "as", "e", "que", "do", "da", "em", "um", "uma", "para", "não", "com", "dos"]),
-    ("nl", &["de", "het", "een", "en", "van", "is", "dat", "niet", "op", "te", "zijn", "met", "voor", "ook"]),
-    ("sv", &["och", "att", "det", "som", "är", "en", "på", "för", "med", "inte", "av", "till", "den", "har"]),
-    ("pl", &["i", "w", "na", "nie", "się", "z", "że", "do", "to", "jest", "jak", "co", "od", "po"]),
-    ("tr", &["ve", "bir", "bu", "için", "ile", "da", "de", "çok", "olarak", "daha", "gibi", "olan", "ama", "değil"]),
-    ("id", &["yang", "dan", "di", "ini", "itu", "dengan", "untuk", "tidak", "dari", "dalam", "akan", "pada", "juga", "ada"]),
+    (
+        "en",
+        &[
+            "the", "and", "of", "to", "is", "in", "that", "it", "was", "for", "with", "on", "are",
+            "this",
+        ],
+    ),
+    (
+        "de",
+        &[
+            "der", "die", "und", "das", "ist", "nicht", "mit", "den", "ein", "eine", "auf", "sich",
+            "auch", "dem",
+        ],
+    ),
+    (
+        "fr",
+        &[
+            "le", "la", "les", "et", "des", "est", "une", "dans", "pour", "que", "qui", "pas",
+            "du", "sur",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "el", "la", "los", "las", "y", "que", "del", "en", "por", "una", "con", "para", "es",
+            "se",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "il", "di", "che", "della", "per", "una", "sono", "non", "con", "gli", "del", "nel",
+            "anche", "è",
+        ],
+    ),
+    (
+        "pt",
+        &[
+            "o", "os", "as", "e", "que", "do", "da", "em", "um", "uma", "para", "não", "com", "dos",
+        ],
+    ),
+    (
+        "nl",
+        &[
+            "de", "het", "een", "en", "van", "is", "dat", "niet", "op", "te", "zijn", "met",
+            "voor", "ook",
+        ],
+    ),
+    (
+        "sv",
+        &[
+            "och", "att", "det", "som", "är", "en", "på", "för", "med", "inte", "av", "till",
+            "den", "har",
+        ],
+    ),
+    (
+        "pl",
+        &[
+            "i", "w", "na", "nie", "się", "z", "że", "do", "to", "jest", "jak", "co", "od", "po",
+        ],
+    ),
+    (
+        "tr",
+        &[
+            "ve", "bir", "bu", "için", "ile", "da", "de", "çok", "olarak", "daha", "gibi", "olan",
+            "ama", "değil",
+        ],
+    ),
+    (
+        "id",
+        &[
+            "yang", "dan", "di", "ini", "itu", "dengan", "untuk", "tidak", "dari", "dalam", "akan",
+            "pada", "juga", "ada",
+        ],
+    ),
 ];
 
 /// Normalises a declared language tag: `EN_us` → `en-US`, `zh-hant-TW` →
@@ -165,7 +229,10 @@ mod tests {
     #[test]
     fn tags_are_normalised() {
         assert_eq!(normalize_language_tag("EN_us").as_deref(), Some("en-US"));
-        assert_eq!(normalize_language_tag("zh-hant-tw").as_deref(), Some("zh-Hant-TW"));
+        assert_eq!(
+            normalize_language_tag("zh-hant-tw").as_deref(),
+            Some("zh-Hant-TW")
+        );
         assert_eq!(normalize_language_tag("de").as_deref(), Some("de"));
         assert_eq!(normalize_language_tag("x"), None);
         assert_eq!(normalize_language_tag(""), None);
@@ -173,16 +240,27 @@ mod tests {
 
     #[test]
     fn detects_scripts_and_stopwords() {
-        assert_eq!(detect_language("これは日本語の文章です。東京は大きい。"), Some("ja"));
+        assert_eq!(
+            detect_language("これは日本語の文章です。東京は大きい。"),
+            Some("ja")
+        );
         assert_eq!(detect_language("这是一个中文句子，北京很大。"), Some("zh"));
-        assert_eq!(detect_language("한국어 문장입니다. 서울은 큽니다."), Some("ko"));
-        assert_eq!(detect_language("Это русский текст о погоде в Москве."), Some("ru"));
+        assert_eq!(
+            detect_language("한국어 문장입니다. 서울은 큽니다."),
+            Some("ko")
+        );
+        assert_eq!(
+            detect_language("Это русский текст о погоде в Москве."),
+            Some("ru")
+        );
         assert_eq!(
             detect_language("The cat sat on the mat and it was happy with the result of the day."),
             Some("en")
         );
         assert_eq!(
-            detect_language("Der Hund ist nicht mit dem Ball auf der Wiese, und die Katze auch nicht."),
+            detect_language(
+                "Der Hund ist nicht mit dem Ball auf der Wiese, und die Katze auch nicht."
+            ),
             Some("de")
         );
         assert_eq!(detect_language("12345 !!!"), None);

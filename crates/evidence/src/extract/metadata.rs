@@ -57,7 +57,9 @@ const AUTHOR_KEYS: &[&str] = &[
 ];
 
 /// Separators between a headline and the site name in `<title>`.
-const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " // ", " ~ "];
+const TITLE_SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " :: ", " · ", " » ", " // ", " ~ ",
+];
 
 /// Meta facts gathered in one pass.
 #[derive(Default, Debug)]
@@ -110,7 +112,9 @@ impl PageMeta {
                 Tag::Link => {
                     let rel = el.attr("rel").unwrap_or("");
                     if m.canonical.is_none()
-                        && rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("canonical"))
+                        && rel
+                            .split_ascii_whitespace()
+                            .any(|r| r.eq_ignore_ascii_case("canonical"))
                     {
                         m.canonical = el.attr("href").map(|h| h.trim().to_owned());
                     }
@@ -122,8 +126,12 @@ impl PageMeta {
                 Tag::Time => {
                     if let Some(dt) = el.attr("datetime") {
                         let marked = el.attr("pubdate").is_some()
-                            || el.attr("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
-                            || el.attr("class").is_some_and(|c| c.to_ascii_lowercase().contains("publish"));
+                            || el
+                                .attr("itemprop")
+                                .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+                            || el
+                                .attr("class")
+                                .is_some_and(|c| c.to_ascii_lowercase().contains("publish"));
                         if marked && m.time_datetime.is_none() {
                             m.time_datetime = Some(dt.to_owned());
                         } else if time_fallback.is_none() {
@@ -149,7 +157,9 @@ impl PageMeta {
             }
             if m.byline_element.is_none() && node.tag != Tag::Meta && node.tag != Tag::Link {
                 let rel_author = node.tag == Tag::A
-                    && el.attr("rel").is_some_and(|r| r.eq_ignore_ascii_case("author"));
+                    && el
+                        .attr("rel")
+                        .is_some_and(|r| r.eq_ignore_ascii_case("author"));
                 let byline_class = el
                     .attr("class")
                     .is_some_and(|c| c.to_ascii_lowercase().contains("byline"));
@@ -256,7 +266,9 @@ impl PageMeta {
 
     /// The page description (meta description, then OpenGraph/Twitter).
     pub(crate) fn description(&self) -> Option<String> {
-        self.description.clone().or_else(|| self.og_description.clone())
+        self.description
+            .clone()
+            .or_else(|| self.og_description.clone())
     }
 }
 
@@ -284,9 +296,13 @@ pub(crate) fn clean_title(raw: &str, site: Option<&str>, url: Option<&Url>) -> S
         return title;
     };
     let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
-    let host_label = url
-        .and_then(Url::host_str)
-        .map(|h| h.trim_start_matches("www.").split('.').next().unwrap_or("").to_ascii_lowercase());
+    let host_label = url.and_then(Url::host_str).map(|h| {
+        h.trim_start_matches("www.")
+            .split('.')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+    });
     let is_site = |part: &str| {
         let p = squash(part);
         if p.is_empty() {

@@ -97,8 +97,11 @@ impl ExtractOptions {
 pub enum BlockKind {
     /// Running text.
     Paragraph,
-    /// A heading, level 1–6.
-    Heading(u8),
+    /// A heading.
+    Heading {
+        /// Level 1–6.
+        level: u8,
+    },
     /// A list item; `number` is set for ordered lists.
     ListItem {
         /// Nesting depth (1 = top level).
@@ -234,17 +237,6 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
     let (stripped, pre) = prescan::strip_inert(html);
     let parsed = Html::parse_document(&stripped);
     let dom = Dom::build(&parsed);
-    if std::env::var_os("FERRET_DEBUG").is_some() {
-        eprintln!("DEBUG stripped={} nodes={} snip_in_stripped={:?}", stripped.len(), dom.len(), std::env::var("FERRET_SNIP").ok().map(|s| stripped.contains(&s)));
-        if let Ok(snip) = std::env::var("FERRET_SNIP") {
-            for n in parsed.tree.nodes() {
-                if let Some(t) = n.value().as_text() && t.contains(&snip) {
-                    let mut a = n.parent();
-                    while let Some(x) = a { if let Some(e) = x.value().as_element() { eprintln!("  PARSED {} {:?} {:?} hidden={}", e.name(), e.attr("class"), e.attr("style"), vocabulary::is_hidden(e)); } a = x.parent(); }
-                }
-            }
-        }
-    }
     let analysis = Analysis::new(&dom);
     let meta = PageMeta::collect(&dom);
     let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);
@@ -364,36 +356,13 @@ fn main_content(
         prose_only: false,
     };
     let Some((best, _)) = analysis.best_container(dom) else {
-        return (render::render(dom, analysis, body, &normal), Strategy::WholeBody);
+        return (
+            render::render(dom, analysis, body, &normal),
+            Strategy::WholeBody,
+        );
     };
-    if let Some(snip) = std::env::var_os("FERRET_SNIP") {
-        let snip = snip.to_string_lossy().to_string();
-        if let Some(t) = dom.nodes.iter().position(|n| n.tag == Tag::Text && n.text.contains(&snip)) {
-            let mut ix = t as dom::NodeIx;
-            loop {
-                let n = dom.node(ix);
-                let s = &analysis.stats[ix as usize];
-                eprintln!("SNIP {:?} class={:?} id={:?} good={} junk={} len={} boiler={} hint={:?}", n.tag, dom.attr(ix, "class"), dom.attr(ix, "id"), s.good, s.junk, s.len, analysis.boiler[ix as usize], n.hint);
-                if n.parent == ix { break; }
-                ix = n.parent;
-            }
-        }
-    }
-    if std::env::var_os("FERRET_DEBUG").is_some() {
-        let mut ix = best;
-        loop {
-            let n = dom.node(ix);
-            let s = &analysis.stats[ix as usize];
-            eprintln!("DEBUG {:?} class={:?} id={:?} good={} junk={} len={} hint={:?}", n.tag, dom.attr(ix, "class"), dom.attr(ix, "id"), s.good, s.junk, s.len, n.hint);
-            if n.parent == ix { break; }
-            ix = n.parent;
-        }
-    }
     let chosen = render::render(dom, analysis, best, &normal);
     let chosen_chars = chars_of(&chosen);
-    if std::env::var_os("FERRET_DEBUG").is_some() {
-        eprintln!("DEBUG chosen blocks={} chars={}", chosen.blocks.len(), chosen_chars);
-    }
     if chosen_chars >= THIN_CONTENT_CHARS {
         return (chosen, Strategy::Container);
     }
@@ -421,7 +390,7 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
         !a.is_empty() && !b.is_empty() && (a == b || (a.len() > 20 && b.contains(&a)))
     };
     let headline = blocks.iter().take(6).position(|b| {
-        matches!(b.kind, BlockKind::Heading(_))
+        matches!(b.kind, BlockKind::Heading { .. })
             && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
     });
     if let Some(k) = headline
@@ -431,7 +400,7 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
     }
     while blocks
         .last()
-        .is_some_and(|b| matches!(b.kind, BlockKind::Heading(_)))
+        .is_some_and(|b| matches!(b.kind, BlockKind::Heading { .. }))
     {
         blocks.pop();
     }
@@ -479,7 +448,11 @@ fn join_text(blocks: &[Block]) -> String {
     let mut out = String::with_capacity(blocks.iter().map(|b| b.text.len() + 2).sum());
     for (k, b) in blocks.iter().enumerate() {
         if k > 0 {
-            out.push_str(if tight(&blocks[k - 1], b) { "\n" } else { "\n\n" });
+            out.push_str(if tight(&blocks[k - 1], b) {
+                "\n"
+            } else {
+                "\n\n"
+            });
         }
         if let BlockKind::ListItem { depth, number } = b.kind {
             push_list_marker(&mut out, depth, number);
@@ -507,12 +480,16 @@ fn join_markdown(blocks: &[Block]) -> String {
     let mut header_row_pending = true;
     for (k, b) in blocks.iter().enumerate() {
         if k > 0 {
-            out.push_str(if tight(&blocks[k - 1], b) { "\n" } else { "\n\n" });
+            out.push_str(if tight(&blocks[k - 1], b) {
+                "\n"
+            } else {
+                "\n\n"
+            });
         }
         let mut line = String::new();
         match b.kind {
             BlockKind::Paragraph => line.push_str(&b.markdown),
-            BlockKind::Heading(level) => {
+            BlockKind::Heading { level } => {
                 for _ in 0..level.clamp(1, 6) {
                     line.push('#');
                 }
@@ -524,7 +501,11 @@ fn join_markdown(blocks: &[Block]) -> String {
                 line.push_str(&b.markdown);
             }
             BlockKind::Code => {
-                let fence = if b.text.contains("```") { "~~~~" } else { "```" };
+                let fence = if b.text.contains("```") {
+                    "~~~~"
+                } else {
+                    "```"
+                };
                 line.push_str(fence);
                 line.push('\n');
                 line.push_str(&b.text);
@@ -571,7 +552,10 @@ fn dedup_links(links: Vec<Link>) -> Vec<Link> {
 fn language_of(meta: &PageMeta, text: &str) -> (Option<String>, Option<LanguageSource>) {
     let declared = [
         (meta.html_lang.as_deref(), LanguageSource::HtmlLang),
-        (meta.content_language.as_deref(), LanguageSource::ContentLanguage),
+        (
+            meta.content_language.as_deref(),
+            LanguageSource::ContentLanguage,
+        ),
         (meta.og_locale.as_deref(), LanguageSource::OgLocale),
     ];
     for (value, source) in declared {

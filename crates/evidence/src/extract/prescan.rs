@@ -22,6 +22,8 @@ pub(crate) struct Prescan {
     pub script_count: usize,
     /// Bytes of script content removed (inline JavaScript).
     pub script_bytes: usize,
+    /// Nesting went beyond [`MAX_DEPTH`] and deeper start tags were dropped.
+    pub depth_capped: bool,
     /// A `<noscript>` block mentioned JavaScript ("please enable JavaScript").
     pub noscript_mentions_javascript: bool,
 }
@@ -49,6 +51,35 @@ const RAW_ELEMENTS: &[(&str, Content)] = &[
     ("xmp", Content::KeepOpaque),
 ];
 
+/// Deepest element nesting kept. Real pages stay far below it; beyond it the
+/// HTML5 parser's scope checks make parsing quadratic, so deeper start tags
+/// are dropped (their text is kept).
+pub(crate) const MAX_DEPTH: usize = 1024;
+
+/// Elements that never have content or whose end tag is usually implied:
+/// they do not count towards the nesting depth.
+const NO_DEPTH: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr", "param", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th",
+    "thead", "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp", "html", "head", "body",
+];
+
+/// The tag name at the start of `rest`.
+fn tag_name(rest: &[u8]) -> &[u8] {
+    let len = rest
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b':'))
+        .unwrap_or(rest.len());
+    &rest[..len]
+}
+
+/// The element needs an end tag and counts towards the nesting depth.
+fn counts_for_depth(name: &[u8]) -> bool {
+    !NO_DEPTH
+        .iter()
+        .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+}
+
 /// Copies `html` without the contents of scripts, styles, SVG, noscript blocks
 /// and comments. JSON-LD script bodies are kept.
 pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
@@ -58,6 +89,10 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
     // `copied` is the start of the not-yet-copied input.
     let mut copied = 0usize;
     let mut pos = 0usize;
+    // Approximate element depth (start tags minus end tags of elements that
+    // need an end tag), and start tags dropped beyond MAX_DEPTH.
+    let mut depth = 0usize;
+    let mut dropped = 0usize;
     while let Some(off) = memchr(b'<', &bytes[pos..]) {
         let lt = pos + off;
         let rest = &bytes[lt + 1..];
@@ -69,20 +104,46 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
             continue;
         }
         let Some(&first) = rest.first() else { break };
+        if first == b'/' && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+            // An end tag: balance the depth count, dropping the end tags of
+            // start tags that were dropped.
+            let name = tag_name(&rest[1..]);
+            let end = tag_end(bytes, lt + 2 + name.len());
+            if counts_for_depth(name) {
+                if dropped > 0 {
+                    dropped -= 1;
+                    out.push_str(&html[copied..lt]);
+                    copied = end;
+                } else {
+                    depth = depth.saturating_sub(1);
+                }
+            }
+            pos = end;
+            continue;
+        }
         if !first.is_ascii_alphabetic() {
             pos = lt + 1;
             continue;
         }
-        let name_len = rest
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b':'))
-            .unwrap_or(rest.len());
-        let name = &rest[..name_len];
-        let tag_end = tag_end(bytes, lt + 1 + name_len);
+        let name = tag_name(rest);
+        let tag_end = tag_end(bytes, lt + 1 + name.len());
         let raw = RAW_ELEMENTS
             .iter()
             .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
         let Some(&(raw_name, handling)) = raw else {
+            let self_closing = bytes.get(tag_end.wrapping_sub(2)) == Some(&b'/');
+            if counts_for_depth(name) && !self_closing {
+                if depth >= MAX_DEPTH {
+                    // Too deep to be a real page: drop the start tag (its
+                    // text stays) so the parser's work stays linear.
+                    dropped += 1;
+                    info.depth_capped = true;
+                    out.push_str(&html[copied..lt]);
+                    copied = tag_end;
+                } else {
+                    depth += 1;
+                }
+            }
             pos = tag_end;
             continue;
         };
@@ -184,7 +245,10 @@ fn find_close_tag(bytes: &[u8], from: usize, name: &[u8]) -> usize {
             && rest[1..=name.len()].eq_ignore_ascii_case(name)
         {
             let after = rest.get(name.len() + 1).copied();
-            if matches!(after, None | Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')) {
+            if matches!(
+                after,
+                None | Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+            ) {
                 return lt;
             }
         }
@@ -198,9 +262,9 @@ pub(crate) fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
     if needle.is_empty() {
         return true;
     }
-    hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -208,9 +272,8 @@ mod tests {
 
     #[test]
     fn removes_script_and_style_contents_but_keeps_tags() {
-        let (out, info) = strip_inert(
-            "<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>",
-        );
+        let (out, info) =
+            strip_inert("<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>");
         assert_eq!(out, "<p>a</p><script></script><style></style><p>b</p>");
         assert_eq!(info.script_count, 1);
     }
@@ -234,8 +297,34 @@ mod tests {
     }
 
     #[test]
+    fn nesting_beyond_the_cap_is_flattened_but_text_is_kept() {
+        let depth = MAX_DEPTH * 3;
+        let html = format!(
+            "{}deep text{}",
+            "<div>".repeat(depth),
+            "</div>".repeat(depth)
+        );
+        let (out, info) = strip_inert(&html);
+        assert!(info.depth_capped);
+        assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
+        assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
+        assert!(out.contains("deep text"));
+        let (shallow, info) = strip_inert("<div><p>a<p>b</div><br><img src=x>");
+        assert!(!info.depth_capped);
+        assert_eq!(shallow, "<div><p>a<p>b</div><br><img src=x>");
+    }
+
+    #[test]
     fn unterminated_constructs_do_not_panic() {
-        for html in ["<script>", "<!--", "<a href=\"", "<", "<svg/>", "<!-->x", "<scr"] {
+        for html in [
+            "<script>",
+            "<!--",
+            "<a href=\"",
+            "<",
+            "<svg/>",
+            "<!-->x",
+            "<scr",
+        ] {
             let _ = strip_inert(html);
         }
     }

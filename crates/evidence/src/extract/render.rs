@@ -131,9 +131,7 @@ impl Writer<'_, '_, '_> {
             Tag::Form => s.good < KEEP_MINOR_GOOD,
             Tag::Figcaption => true,
             tag if tag.is_container() && self.table_depth == 0 => {
-                s.len > 0
-                    && s.link_density() > LINK_LIST_DENSITY
-                    && s.good < 0.3 * s.len as f32
+                s.len > 0 && s.link_density() > LINK_LIST_DENSITY && s.good < 0.3 * s.len as f32
             }
             _ => false,
         }
@@ -188,7 +186,10 @@ impl Writer<'_, '_, '_> {
             Tag::A => {
                 self.push_open(ix, Tag::A);
                 if self.pre_depth == 0 {
-                    let href = self.dom.attr(ix, "href").and_then(|h| resolve(self.opts.base, h));
+                    let href = self
+                        .dom
+                        .attr(ix, "href")
+                        .and_then(|h| resolve(self.opts.base, h));
                     if href.is_some() {
                         self.space_before_inline();
                         self.md.push('[');
@@ -280,7 +281,9 @@ impl Writer<'_, '_, '_> {
     }
 
     fn close_top(&mut self) {
-        let Some(top) = self.stack.last_mut() else { return };
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
         let open = Open {
             href: top.href.take(),
             ..*top
@@ -325,11 +328,7 @@ impl Writer<'_, '_, '_> {
                 self.table_depth = self.table_depth.saturating_sub(1);
             }
             Tag::Tr => self.flush(),
-            Tag::Td | Tag::Th | Tag::Inline => {
-                if self.table_depth > 0 {
-                    self.pending_space = true;
-                }
-            }
+            Tag::Td | Tag::Th | Tag::Inline if self.table_depth > 0 => self.pending_space = true,
             Tag::Ul | Tag::Ol => {
                 self.flush();
                 self.list_depth = self.list_depth.saturating_sub(1);
@@ -358,7 +357,10 @@ impl Writer<'_, '_, '_> {
             self.pending_space = true;
         }
         for (k, word) in text.split_ascii_whitespace().enumerate() {
-            if (k > 0 || self.pending_space) && !self.plain.is_empty() && !self.plain.ends_with(['\n', ' ']) {
+            if (k > 0 || self.pending_space)
+                && !self.plain.is_empty()
+                && !self.plain.ends_with(['\n', ' '])
+            {
                 self.plain.push(' ');
                 if !self.md.ends_with(['\n', ' ', '[']) {
                     self.md.push(' ');
@@ -452,7 +454,7 @@ impl Writer<'_, '_, '_> {
         }
         for o in self.stack.iter().rev() {
             match o.tag {
-                Tag::Heading(level) => return BlockKind::Heading(level),
+                Tag::Heading(level) => return BlockKind::Heading { level },
                 Tag::Li => {
                     let ordered = self
                         .stack

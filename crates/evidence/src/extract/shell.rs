@@ -69,13 +69,17 @@ pub(crate) fn signals(
         }
         if let Some(id) = el.id()
             && MOUNT_IDS.iter().any(|m| m.eq_ignore_ascii_case(id))
-            && matches!(node.tag, Tag::Div | Tag::Main | Tag::Section | Tag::Body | Tag::Custom)
+            && matches!(
+                node.tag,
+                Tag::Div | Tag::Main | Tag::Section | Tag::Body | Tag::Custom
+            )
         {
             mount_point = Some(format!("#{id}"));
             break;
         }
     }
-    let thin = body_text_chars < SHELL_MAX_BODY_CHARS && main_text_chars < SHELL_MAX_BODY_CHARS as usize;
+    let thin =
+        body_text_chars < SHELL_MAX_BODY_CHARS && main_text_chars < SHELL_MAX_BODY_CHARS as usize;
     let looks_like_js_shell = thin
         && (mount_point.is_some()
             || noscript_asks_for_javascript

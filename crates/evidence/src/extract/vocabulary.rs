@@ -28,7 +28,10 @@ pub(crate) struct Hint {
 
 impl Hint {
     /// No opinion.
-    pub const NEUTRAL: Hint = Hint { weight: 0, flags: 0 };
+    pub const NEUTRAL: Hint = Hint {
+        weight: 0,
+        flags: 0,
+    };
     /// The subtree is boilerplate (navigation, comments, sharing, ads, …).
     pub const BOILERPLATE: u8 = 1;
     /// The element is named as the article body (microdata, ARIA, classes).
@@ -289,7 +292,10 @@ pub(crate) fn hint_for(tag: Tag, el: &Element) -> Hint {
                 let role = value.trim();
                 if role.eq_ignore_ascii_case("dialog") || role.eq_ignore_ascii_case("alertdialog") {
                     hint.flags |= Hint::BOILERPLATE | Hint::STRONG;
-                } else if BOILERPLATE_ROLES.iter().any(|r| r.eq_ignore_ascii_case(role)) {
+                } else if BOILERPLATE_ROLES
+                    .iter()
+                    .any(|r| r.eq_ignore_ascii_case(role))
+                {
                     hint.flags |= Hint::BOILERPLATE;
                 } else if role.eq_ignore_ascii_case("main") || role.eq_ignore_ascii_case("article")
                 {
@@ -388,8 +394,22 @@ fn class_words(value: &str, hint: &mut Hint, it_is_comment: &mut bool) {
 /// element itself.
 const STATE_PREFIXES: &[&str] = &["has-", "has_", "with-", "no-", "show-", "enable-", "is-"];
 const STATE_SUFFIXES: &[&str] = &[
-    "-enabled", "-disabled", "-open", "-opened", "-closed", "-active", "-visible", "-on",
-    "-off", "-mode", "-allowed", "-template", "-layout", "_enabled", "-left", "-right",
+    "-enabled",
+    "-disabled",
+    "-open",
+    "-opened",
+    "-closed",
+    "-active",
+    "-visible",
+    "-on",
+    "-off",
+    "-mode",
+    "-allowed",
+    "-template",
+    "-layout",
+    "_enabled",
+    "-left",
+    "-right",
 ];
 
 /// The word at `start..end` is part of a state class such as `has-sidebar`.
@@ -410,8 +430,13 @@ fn is_state_modifier(bytes: &[u8], start: usize, end: usize) -> bool {
     STATE_PREFIXES.iter().any(|p| ends_with(before, p))
         || STATE_SUFFIXES.iter().any(|suf| {
             // the suffix directly follows the word (allowing a plural "s")
-            let a = if after.first().is_some_and(|b| b.eq_ignore_ascii_case(&b's')) { &after[1..] } else { after };
-            a.len() >= suf.len() && a[..suf.len()].eq_ignore_ascii_case(suf.as_bytes())
+            let a = if after.first().is_some_and(|b| b.eq_ignore_ascii_case(&b's')) {
+                &after[1..]
+            } else {
+                after
+            };
+            a.len() >= suf.len()
+                && a[..suf.len()].eq_ignore_ascii_case(suf.as_bytes())
                 && (a.len() == suf.len() || !a[suf.len()].is_ascii_alphanumeric())
         })
 }
