@@ -12,6 +12,8 @@ mod output;
 mod plan;
 #[path = "cli/search.rs"]
 mod search;
+#[path = "cli/setup.rs"]
+mod setup;
 
 use std::process::ExitCode;
 

@@ -150,6 +150,22 @@ pub fn engines_from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<EnvEn
     Ok(out)
 }
 
+/// Ferret's home folder: `FERRET_HOME`, else `$HOME/.local/share/ferret`
+/// (`None` when neither is set). It holds the local index, the SQLite cache,
+/// the pro-mode state, the persistent browser profile and local site skills.
+pub fn ferret_home(lookup: impl Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
+    let get = |k: &str| lookup(k).filter(|v| !v.trim().is_empty());
+    if let Some(home) = get("FERRET_HOME") {
+        return Some(std::path::PathBuf::from(home));
+    }
+    get("HOME").map(|h| {
+        std::path::Path::new(&h)
+            .join(".local")
+            .join("share")
+            .join("ferret")
+    })
+}
+
 /// Whether an environment value means "on" (`1`, `true`, `yes`, `on`).
 pub fn truthy(value: &str) -> bool {
     matches!(
@@ -204,6 +220,18 @@ mod tests {
             ]
         );
         assert!(env.notes.is_empty(), "{:?}", env.notes);
+    }
+
+    #[test]
+    fn home_prefers_ferret_home_then_the_xdg_default() {
+        let h = ferret_home(|k| (k == "FERRET_HOME").then(|| "/srv/f".to_string()));
+        assert_eq!(h.unwrap(), std::path::PathBuf::from("/srv/f"));
+        let h = ferret_home(|k| (k == "HOME").then(|| "/home/a".to_string()));
+        assert_eq!(
+            h.unwrap(),
+            std::path::PathBuf::from("/home/a/.local/share/ferret")
+        );
+        assert!(ferret_home(|_| None).is_none());
     }
 
     #[test]

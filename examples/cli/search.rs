@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use ferret::core::fanout::{Progress, ProgressEvent};
 use ferret::core::rows::normalize_rows_str;
-use ferret::core::search::{SearchOptions, Searcher};
+use ferret::core::search::SearchOptions;
 use ferret::core::{EngineStatus, Freshness, Intent, Mode, SearchResponse};
 
 use crate::output::{CmdResult, clip, comma_list, print_json};
@@ -76,10 +76,24 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         }
         options = options.with_deadline(Duration::from_secs_f64(t));
     }
-    options = options.with_progress(Progress::callback(print_progress));
+    let failed_once = std::sync::Mutex::new(std::collections::HashSet::new());
+    options = options.with_progress(Progress::callback(move |event| {
+        // One line per failing engine: its later failures add nothing new.
+        if let ProgressEvent::EngineFailed { engine, .. } = event {
+            let mut seen = failed_once.lock().unwrap_or_else(|p| p.into_inner());
+            if !seen.insert(engine.clone()) {
+                return;
+            }
+        }
+        print_progress(event)
+    }));
 
-    let searcher = Searcher::builder().build();
     let engines = comma_list(&args.engines);
+    let setup = crate::setup::build(args.timeout).await?;
+    let ferret = &setup.ferret;
+    if !args.json && !setup.notes.is_empty() {
+        eprintln!("· {}", setup.notes.join("; "));
+    }
 
     let response = if args.stdin_results {
         let mut text = String::new();
@@ -96,7 +110,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         } else {
             options = options.with_engines(engines);
         }
-        searcher
+        ferret
             .search_with_calls(&args.query, rows.calls, rows.dropped, &options)
             .await
             .map_err(|e| e.to_string())?
@@ -104,12 +118,14 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         if !engines.is_empty() {
             options = options.with_engines(engines);
         }
-        searcher
+        ferret
             .search(&args.query, &options)
             .await
             .map_err(|e| e.to_string())?
     };
 
+    let mut response = response;
+    response.warnings.extend(setup.notes);
     if args.json {
         return print_json(&response);
     }
@@ -133,7 +149,7 @@ fn print_progress(event: &ProgressEvent) {
             sub_query,
             message,
             ..
-        } => eprintln!("· {engine} failed on {sub_query:?}: {}", clip(message, 120)),
+        } => eprintln!("· {engine} failed on {sub_query:?}: {}", clip(message, 140)),
         ProgressEvent::DeadlineReached { deadline_ms, .. } => {
             eprintln!("· global deadline of {deadline_ms} ms reached; returning partial results")
         }
@@ -214,7 +230,7 @@ fn print_human(r: &SearchResponse) {
             );
         }
     }
-    for w in &r.warnings {
+    for w in r.warnings.iter().filter(|w| !w.contains(": off (")) {
         println!("warning: {w}");
     }
     println!("note: snippets are search diagnostics, not evidence; fetch pages to verify.");
