@@ -29,7 +29,7 @@ pub mod signals;
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::{Deserialize, Serialize};
 
 use crate::query::{Freshness, Intent};
@@ -218,7 +218,6 @@ fn matcher() -> &'static Matcher {
             push(w, PatternKind::Neutral);
         }
         let automaton = AhoCorasick::builder()
-            .kind(Some(AhoCorasickKind::DFA))
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .build(&texts)
