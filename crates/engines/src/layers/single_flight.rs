@@ -68,7 +68,11 @@ impl<E: Engine + 'static> SingleFlight<E> {
     /// Requests with a call in flight right now.
     pub fn in_flight(&self) -> usize {
         let flights = self.flights.lock().unwrap_or_else(|p| p.into_inner());
-        flights.map.values().filter(|w| w.upgrade().is_some()).count()
+        flights
+            .map
+            .values()
+            .filter(|w| w.upgrade().is_some())
+            .count()
     }
 
     /// The wrapped engine.
