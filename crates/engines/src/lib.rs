@@ -32,6 +32,8 @@ pub mod github;
 pub mod http;
 pub mod layers;
 pub mod llm;
+#[cfg(feature = "local-index")]
+pub mod local_index;
 pub mod replay;
 pub mod rows;
 pub mod searxng;
