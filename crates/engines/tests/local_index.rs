@@ -655,3 +655,23 @@ async fn a_directory_that_is_not_an_index_is_refused() {
     assert!(err.to_string().contains("important.doc"), "{err}");
     assert!(dir.path().join("important.doc").exists());
 }
+
+#[tokio::test]
+async fn an_index_with_another_schema_is_an_incompatible_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut builder = tantivy::schema::Schema::builder();
+    builder.add_text_field("something_else", tantivy::schema::TEXT);
+    tantivy::Index::create_in_dir(dir.path(), builder.build()).unwrap();
+    let err = LocalIndex::open(dir.path()).unwrap_err();
+    assert!(matches!(err, LocalIndexError::Incompatible { .. }), "{err}");
+    assert!(err.to_string().contains("delete the directory"), "{err}");
+
+    // A damaged folder list is reported the same way, not ignored.
+    let fx = Fixture::new();
+    let (index, _) = fx.indexed().await;
+    let dir = index.dir().to_path_buf();
+    drop(index);
+    std::fs::write(dir.join("ferret-roots.json"), "{ not json").unwrap();
+    let err = LocalIndex::open(&dir).unwrap_err();
+    assert!(matches!(err, LocalIndexError::Incompatible { .. }), "{err}");
+}
