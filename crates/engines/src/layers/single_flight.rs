@@ -26,14 +26,16 @@ use futures::FutureExt;
 use futures::future::{BoxFuture, Shared, WeakShared};
 
 type Outcome = Result<EngineResponse, EngineError>;
-type Flight = Shared<BoxFuture<'static, Outcome>>;
+/// The shared output is an `Arc`, so waiters clone a pointer; the last one
+/// out takes the outcome without copying it.
+type Flight = Shared<BoxFuture<'static, Arc<Outcome>>>;
 
 /// The in-flight table. Finished flights are removed by their callers;
 /// flights every caller abandoned are swept when the table has doubled
 /// since the last sweep (amortised O(1) per call).
 #[derive(Debug, Default)]
 struct Flights {
-    map: HashMap<EngineRequest, WeakShared<BoxFuture<'static, Outcome>>>,
+    map: HashMap<EngineRequest, WeakShared<BoxFuture<'static, Arc<Outcome>>>>,
     sweep_at: usize,
 }
 
@@ -92,7 +94,9 @@ impl<E: Engine + 'static> SingleFlight<E> {
         }
         let inner = self.inner.clone();
         let owned = request.clone();
-        let flight: Flight = async move { inner.search(&owned).await }.boxed().shared();
+        let flight: Flight = async move { Arc::new(inner.search(&owned).await) }
+            .boxed()
+            .shared();
         if let Some(weak) = flight.downgrade() {
             flights.map.insert(request.clone(), weak);
         }
@@ -129,7 +133,8 @@ impl<E: Engine + 'static> Engine for SingleFlight<E> {
         let flight = self.join(request);
         let outcome = flight.clone().await;
         self.land(request, &flight);
-        outcome
+        drop(flight);
+        Arc::try_unwrap(outcome).unwrap_or_else(|shared| (*shared).clone())
     }
 }
 
