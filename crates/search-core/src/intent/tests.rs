@@ -271,6 +271,8 @@ fn neutral_phrases_hide_their_signal_words() {
     assert_eq!(intent_of("Rust 2024 breaking changes"), Intent::Exploratory);
     assert!(classify("Rust 2024 breaking changes").windows.is_empty());
     assert_eq!(intent_of("of course Rust"), Intent::Exploratory);
+    assert_eq!(intent_of("GitHub Copilot vs Cursor"), Intent::Comparison);
+    assert_eq!(intent_of("GitHub Actions docs"), Intent::Resource);
 }
 
 #[test]

@@ -16,6 +16,8 @@
 //! Duplicates (case-insensitive) are removed; sub-queries over the cap are
 //! reported as [`PlanDrop`]s.
 
+use std::sync::OnceLock;
+
 use crate::intent::Classification;
 use crate::query::Intent;
 use crate::tokenize::is_cjk;
@@ -233,7 +235,33 @@ const EDGE_FILLERS: &[&str] = &[
 ];
 
 /// Chinese fillers at the edge of a topic or a comparison side.
-const CJK_EDGE_FILLERS: &[&str] = &["有什么", "有何", "哪个", "应该", "该", "选", "用", "学"];
+const CJK_EDGE_FILLERS: &[&str] = &[
+    "有什么",
+    "有哪些",
+    "有何",
+    "哪个",
+    "应该",
+    "该",
+    "选",
+    "用",
+    "学",
+];
+
+/// CJK stopwords, particles and fillers, longest first (so "有什么" goes
+/// before "什么").
+fn cjk_edge_words() -> &'static [&'static str] {
+    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut words: Vec<&'static str> = CJK_STOPWORDS
+            .iter()
+            .chain(CJK_PARTICLES)
+            .chain(CJK_EDGE_FILLERS)
+            .copied()
+            .collect();
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        words
+    })
+}
 
 fn is_edge_punct(c: char) -> bool {
     c.is_whitespace()
@@ -274,11 +302,7 @@ pub(crate) fn trim_edges(text: &str) -> String {
         let cjk_edge = !s.as_bytes().first().is_none_or(u8::is_ascii)
             || !s.as_bytes().last().is_none_or(u8::is_ascii);
         if cjk_edge {
-            for w in CJK_STOPWORDS
-                .iter()
-                .chain(CJK_PARTICLES)
-                .chain(CJK_EDGE_FILLERS)
-            {
+            for w in cjk_edge_words() {
                 if s.starts_with(w) && !PARTICLE_WORDS.iter().any(|k| s.starts_with(k)) {
                     s = s[w.len()..].trim_start_matches(is_edge_punct);
                 }

@@ -225,6 +225,24 @@ fn long_questions_fill_templates_with_anchor_terms() {
     assert!(expansion.contains("Booker"), "{expansion}");
 }
 
+#[test]
+fn topic_drops_signal_words_and_chinese_fillers() {
+    let p = plan("最近 大模型 有什么 进展");
+    assert_eq!(p.intent, Intent::Status);
+    assert_eq!(p.topic, "大模型");
+    assert_eq!(
+        texts(&p),
+        vec![
+            "最近 大模型 有什么 进展",
+            "recent large language model progress",
+            "large language model latest 2026",
+            "large language model update release"
+        ]
+    );
+    assert_eq!(plan("how to build a Rust CLI").topic, "build a Rust CLI");
+    assert_eq!(plan("What is WebTransport?").topic, "WebTransport");
+}
+
 // ---- English variant of Chinese queries ----
 
 #[test]
