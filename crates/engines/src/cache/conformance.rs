@@ -50,6 +50,38 @@ impl CacheConformance {
         self
     }
 
+    /// The login-guard property for one payload, for property tests over
+    /// random provenance: a `put` with `provenance` must succeed and read
+    /// back unchanged when the data may be cached, and must fail with
+    /// [`CacheError::LoginPartitionRejected`] and read back nothing when it
+    /// is login data ([`super::login_marker`]). Returns what went wrong.
+    pub async fn check_provenance<C: SearchCache + ?Sized>(
+        &self,
+        cache: &C,
+        provenance: Provenance,
+    ) -> Result<(), String> {
+        let k = self.key(&format!("provenance {provenance:?}"));
+        let mut value = sample("provenance", 2);
+        value.response.provenance = provenance.clone();
+        let login = super::login_marker(&value.engine, &provenance).is_some();
+        let put = cache.put(&k, value.clone(), Duration::from_secs(600)).await;
+        let got = cache
+            .get(&k)
+            .await
+            .map_err(|e| format!("get failed: {e}"))?;
+        let _ = cache.delete(&k).await;
+        match (login, put, got) {
+            (true, Err(CacheError::LoginPartitionRejected { .. }), None) => Ok(()),
+            (true, put, got) => Err(format!(
+                "login payload {provenance:?}: put gave {put:?}, read back {got:?}"
+            )),
+            (false, Ok(()), Some(back)) if back == value => Ok(()),
+            (false, put, got) => Err(format!(
+                "public payload {provenance:?}: put gave {put:?}, read back {got:?}"
+            )),
+        }
+    }
+
     fn key(&self, name: &str) -> CacheKey {
         CacheKey::for_request(
             "conformance",
