@@ -6,5 +6,16 @@
 //! - [`extract`]: main-content extraction from HTML (title, byline, date,
 //!   main text with paragraph structure, language, links, JSON-LD; text and
 //!   Markdown output).
+//! - [`fetch`]: the adaptive fetch ladder — public endpoints (GitHub,
+//!   Wikipedia, arXiv, HN, Reddit, npm, PyPI, crates.io), plain HTTP behind
+//!   the URL guard (manual redirects, 1 MiB cap, charset), then a browser
+//!   when the page needs one; `ferret.fetch.v1` ([`fetch::FetchedPage`]).
+//! - [`verify`]: agbrowse's verdicts and score (`strong_ok` … `error`) and
+//!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
+//! - [`safety`]: content-safety flags — prompt injection aimed at agents,
+//!   hidden text, link farms, invisible characters.
 
 pub mod extract;
+pub mod fetch;
+pub mod safety;
+pub mod verify;

@@ -1,0 +1,404 @@
+//! One reading of a page (what a ladder step produced: text, metadata and
+//! the signals the verdict needs) and how it becomes a [`FetchedPage`].
+//! Also [`from_html`] and [`fetch_from_file`], the same reading without a
+//! network.
+
+use std::path::Path;
+use std::time::Instant;
+
+use ferret_core::Provenance;
+use url::Url;
+
+use super::FetchOptions;
+use super::error::FetchError;
+use super::focus;
+use super::http::ContentClass;
+use super::page::{Attempt, Escalation, FETCH_SCHEMA, FetchedPage, Warning, WarningCode};
+use super::quality::assess_quality;
+use crate::extract::{DecodeInfo, ExtractOptions, decode_html, detect_language, extract};
+use crate::safety::{self, SafetyFlag};
+use crate::verify::{Assessment, Source, VerifyInput, assess};
+
+/// What one ladder step read.
+#[derive(Debug, Clone)]
+pub(crate) struct Reading {
+    pub(crate) source: Source,
+    pub(crate) status: Option<u16>,
+    pub(crate) final_url: String,
+    pub(crate) content_type: Option<String>,
+    pub(crate) redirects: Vec<String>,
+    pub(crate) title: Option<String>,
+    pub(crate) byline: Option<String>,
+    pub(crate) published_at: Option<String>,
+    pub(crate) modified_at: Option<String>,
+    pub(crate) language: Option<String>,
+    pub(crate) site_name: Option<String>,
+    pub(crate) text: String,
+    pub(crate) markdown: String,
+    /// Characters of the raw document (density denominator); `None` for API
+    /// text.
+    pub(crate) raw_chars: Option<usize>,
+    pub(crate) meta_count: u8,
+    pub(crate) js_shell: bool,
+    pub(crate) unsupported: bool,
+    pub(crate) truncated: bool,
+    pub(crate) charset: Option<DecodeInfo>,
+    pub(crate) html: Option<String>,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) safety: Vec<SafetyFlag>,
+    pub(crate) provenance: Provenance,
+    pub(crate) chrome_used: bool,
+}
+
+impl Reading {
+    /// An empty reading from `source` at `final_url`.
+    pub(crate) fn empty(source: Source, final_url: &str, provenance: Provenance) -> Self {
+        Reading {
+            source,
+            status: None,
+            final_url: final_url.to_string(),
+            content_type: None,
+            redirects: Vec::new(),
+            title: None,
+            byline: None,
+            published_at: None,
+            modified_at: None,
+            language: None,
+            site_name: None,
+            text: String::new(),
+            markdown: String::new(),
+            raw_chars: None,
+            meta_count: 0,
+            js_shell: false,
+            unsupported: false,
+            truncated: false,
+            charset: None,
+            html: None,
+            warnings: Vec::new(),
+            safety: Vec::new(),
+            provenance,
+            chrome_used: false,
+        }
+    }
+
+    /// Reads an HTML document: extraction, signals, safety scan.
+    pub(crate) fn from_html(
+        html: String,
+        url: Option<&Url>,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+    ) -> Self {
+        let extract_options = ExtractOptions {
+            markdown: options.markdown,
+            links: false,
+            max_text_chars: options.max_text_chars,
+        };
+        let ex = extract(&html, url, &extract_options);
+        let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
+        r.safety = safety::scan(&ex.text, Some(&html), url);
+        r.raw_chars = Some(html.chars().count());
+        r.title = ex.title;
+        r.byline = ex.byline;
+        r.published_at = ex.published;
+        r.language = ex.language;
+        r.site_name = ex.site_name;
+        r.meta_count = ex.meta.count();
+        r.js_shell = ex.shell.looks_like_js_shell;
+        if ex.truncated {
+            r.truncated = true;
+            r.warnings.push(Warning::new(
+                WarningCode::TextTruncated,
+                format!(
+                    "the text was cut at {} characters",
+                    options.max_text_chars.unwrap_or_default()
+                ),
+            ));
+        }
+        r.text = ex.text;
+        r.markdown = ex.markdown;
+        r.html = Some(html);
+        r
+    }
+
+    /// Reads plain text (text/*, JSON): the text as it is.
+    pub(crate) fn from_text(
+        text: String,
+        url: Option<&Url>,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+    ) -> Self {
+        let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
+        let mut text = text.trim().to_string();
+        if let Some(max) = options.max_text_chars
+            && text.chars().count() > max
+        {
+            text = text.chars().take(max).collect();
+            r.truncated = true;
+            r.warnings.push(Warning::new(
+                WarningCode::TextTruncated,
+                format!("the text was cut at {max} characters"),
+            ));
+        }
+        r.safety = safety::scan_text(&text);
+        r.language = detect_language(&text).map(str::to_owned);
+        if options.markdown {
+            r.markdown = text.clone();
+        }
+        r.text = text;
+        r
+    }
+
+    /// Reads a response body according to its content type.
+    pub(crate) fn from_body(
+        body: &[u8],
+        content_type: Option<&str>,
+        url: &Url,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+    ) -> Self {
+        let class = ContentClass::of(content_type);
+        if class == ContentClass::Unsupported {
+            let mut r = Reading::empty(source, url.as_str(), provenance);
+            r.unsupported = true;
+            r.warnings.push(Warning::new(
+                WarningCode::UnsupportedContentType,
+                format!(
+                    "content type {} cannot be read as text; use a format-specific reader",
+                    content_type.unwrap_or("(none)")
+                ),
+            ));
+            r.content_type = content_type.map(str::to_owned);
+            return r;
+        }
+        let decoded = decode_html(body, content_type);
+        let info = DecodeInfo {
+            encoding: decoded.encoding.clone(),
+            source: decoded.source,
+            had_errors: decoded.had_errors,
+        };
+        let mut r = match class {
+            ContentClass::Html | ContentClass::Xml => {
+                Reading::from_html(decoded.html, Some(url), options, source, provenance)
+            }
+            _ => Reading::from_text(decoded.html, Some(url), options, source, provenance),
+        };
+        if info.had_errors {
+            r.warnings.push(Warning::new(
+                WarningCode::CharsetErrors,
+                format!(
+                    "some bytes are not valid {} and were replaced with U+FFFD",
+                    info.encoding
+                ),
+            ));
+        }
+        r.charset = Some(info);
+        r.content_type = content_type.map(str::to_owned);
+        r
+    }
+
+    /// The verdict of this reading. `unrendered_shell` is true when the
+    /// reading is a JavaScript shell and no browser rendered the page.
+    pub(crate) fn assess(&self, unrendered_shell: bool) -> Assessment {
+        assess(&VerifyInput {
+            status: self.status,
+            title: self.title.as_deref(),
+            text: &self.text,
+            raw_chars: self.raw_chars,
+            meta_count: self.meta_count,
+            source: self.source,
+            unrendered_js_shell: unrendered_shell && self.js_shell,
+            unsupported_content: self.unsupported,
+        })
+    }
+
+    /// The envelope.
+    pub(crate) fn into_page(self, finish: Finish<'_>) -> FetchedPage {
+        let Finish {
+            url,
+            assessment,
+            escalation,
+            attempts,
+            mut warnings,
+            options,
+            started,
+        } = finish;
+        let quality = assess_quality(self.title.as_deref(), &self.text);
+        warnings.extend(self.warnings);
+        for flag in &self.safety {
+            warnings.push(Warning::new(
+                WarningCode::ContentSafety,
+                format!("{} ({:?}): {}", flag.kind, flag.severity, flag.detail),
+            ));
+        }
+        let (text, markdown, focus) = match options.focus.as_deref() {
+            Some(keyword) if !keyword.trim().is_empty() => {
+                let (t, m, report) = focus::apply(&self.text, &self.markdown, keyword);
+                if !report.matched {
+                    warnings.push(Warning::new(
+                        WarningCode::FocusFallback,
+                        format!(
+                            "too little text mentions {keyword:?}; the first {} characters are \
+                             kept instead",
+                            focus::FOCUS_FALLBACK_CHARS
+                        ),
+                    ));
+                }
+                (t, m, Some(report))
+            }
+            _ => (self.text, self.markdown, None),
+        };
+        FetchedPage {
+            schema: FETCH_SCHEMA.to_string(),
+            url: url.to_string(),
+            final_url: if self.final_url.is_empty() {
+                url.to_string()
+            } else {
+                self.final_url
+            },
+            status: self.status,
+            content_type: self.content_type,
+            source: self.source,
+            escalation,
+            attempts,
+            redirects: self.redirects,
+            title: self.title,
+            byline: self.byline,
+            published_at: self.published_at,
+            modified_at: self.modified_at,
+            language: self.language,
+            site_name: self.site_name,
+            text,
+            markdown: if options.markdown {
+                markdown
+            } else {
+                String::new()
+            },
+            focus,
+            highlights: Vec::new(),
+            quality,
+            warnings,
+            safety: self.safety,
+            verdict: assessment.verdict,
+            ok: assessment.ok,
+            score: assessment.score,
+            markers: assessment.markers,
+            verdict_reason: assessment.reason,
+            provenance: self.provenance,
+            chrome_used: self.chrome_used,
+            elapsed_ms: elapsed_ms(started),
+            truncated: self.truncated,
+            charset: self.charset,
+            html: if options.include_html {
+                self.html
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// What [`Reading::into_page`] adds.
+pub(crate) struct Finish<'a> {
+    pub(crate) url: &'a str,
+    pub(crate) assessment: Assessment,
+    pub(crate) escalation: Option<Escalation>,
+    pub(crate) attempts: Vec<Attempt>,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) options: &'a FetchOptions,
+    pub(crate) started: Instant,
+}
+
+pub(crate) fn elapsed_ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Reads HTML you already have (no network): the same extraction, verdict
+/// (source `reader`), quality and safety scan as a fetched page. `url` is
+/// the page's address, used to resolve links and as the envelope's URL
+/// (`about:blank` when absent).
+pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
+    let started = Instant::now();
+    let parsed = url.and_then(|u| Url::parse(u.trim()).ok());
+    let reading = Reading::from_html(
+        html.to_string(),
+        parsed.as_ref(),
+        options,
+        Source::Reader,
+        Provenance::public("local"),
+    );
+    finish_local(reading, url.unwrap_or("about:blank"), options, started)
+}
+
+/// Reads a saved page from a file (no network): bytes decoded by BOM or
+/// `<meta charset>` (UTF-8 / windows-1252 otherwise), then as
+/// [`from_html`]. `url` is the page's original address, when known (the
+/// envelope's URL is `file://<path>` otherwise).
+pub fn fetch_from_file(
+    path: impl AsRef<Path>,
+    url: Option<&str>,
+    options: &FetchOptions,
+) -> Result<FetchedPage, FetchError> {
+    let started = Instant::now();
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| FetchError::File {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    })?;
+    let file_url = std::fs::canonicalize(path)
+        .ok()
+        .and_then(|p| Url::from_file_path(p).ok());
+    let page_url = url.and_then(|u| Url::parse(u.trim()).ok());
+    let base = page_url.as_ref().or(file_url.as_ref());
+    let content_type = match path.extension().and_then(|e| e.to_str()) {
+        Some("txt" | "md" | "markdown") => Some("text/plain"),
+        Some("json") => Some("application/json"),
+        _ => None,
+    };
+    let mut reading = match base {
+        Some(base) => Reading::from_body(
+            &bytes,
+            content_type,
+            base,
+            options,
+            Source::Reader,
+            Provenance::public("local"),
+        ),
+        None => {
+            let decoded = decode_html(&bytes, content_type);
+            Reading::from_html(
+                decoded.html,
+                None,
+                options,
+                Source::Reader,
+                Provenance::public("local"),
+            )
+        }
+    };
+    reading.content_type = content_type.map(str::to_owned);
+    let shown = url
+        .map(str::to_owned)
+        .or_else(|| file_url.as_ref().map(Url::to_string))
+        .unwrap_or_else(|| path.display().to_string());
+    Ok(finish_local(reading, &shown, options, started))
+}
+
+fn finish_local(
+    reading: Reading,
+    url: &str,
+    options: &FetchOptions,
+    started: Instant,
+) -> FetchedPage {
+    let assessment = reading.assess(true);
+    reading.into_page(Finish {
+        url,
+        assessment,
+        escalation: None,
+        attempts: Vec::new(),
+        warnings: Vec::new(),
+        options,
+        started,
+    })
+}

@@ -1,0 +1,271 @@
+//! The plain-HTTP step: one GET with redirects followed by hand (each hop
+//! checked by the URL guard), the body read as a stream up to a byte cap,
+//! the whole exchange under one time budget.
+
+use std::error::Error as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferret_core::guard::{GuardError, UrlGuard};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION, USER_AGENT};
+use url::Url;
+
+use super::Config;
+use super::error::FetchError;
+use super::resolver::GuardedResolver;
+
+/// `Accept` for pages.
+pub(crate) const ACCEPT_HTML: &str =
+    "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
+/// `Accept` for JSON APIs.
+pub(crate) const ACCEPT_JSON: &str = "application/json";
+/// `Accept` for Atom / XML APIs.
+pub(crate) const ACCEPT_XML: &str = "application/atom+xml,application/xml;q=0.9,*/*;q=0.5";
+/// `Accept` for raw files.
+pub(crate) const ACCEPT_ANY: &str = "*/*";
+
+/// The client every step shares: no automatic redirects, no system proxy,
+/// the guarded resolver, the fetch timeout per request.
+pub(crate) fn build_client(config: &Config) -> Result<reqwest::Client, FetchError> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .timeout(config.timeout)
+        .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+        .user_agent(config.user_agent.clone())
+        .dns_resolver(Arc::new(GuardedResolver::new(
+            config.guard.clone(),
+            config.resolve.clone(),
+        )))
+        .build()
+        .map_err(|e| FetchError::Client {
+            detail: error_chain(&e),
+        })
+}
+
+/// How a response body can be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ContentClass {
+    /// HTML or XHTML (also used when the type is missing).
+    Html,
+    /// XML (feeds, sitemaps): read like HTML.
+    Xml,
+    /// Plain text, Markdown, CSV and the like.
+    Text,
+    /// JSON.
+    Json,
+    /// Images, audio, video, PDFs, archives, binaries.
+    Unsupported,
+}
+
+impl ContentClass {
+    pub(crate) fn of(content_type: Option<&str>) -> Self {
+        let Some(ct) = content_type else {
+            return ContentClass::Html;
+        };
+        let mime = ct
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        match mime.as_str() {
+            "" | "text/html" | "application/xhtml+xml" => ContentClass::Html,
+            "application/json" | "application/ld+json" => ContentClass::Json,
+            m if m.ends_with("+json") => ContentClass::Json,
+            "application/xml" | "text/xml" => ContentClass::Xml,
+            m if m.ends_with("+xml") => ContentClass::Xml,
+            "application/javascript"
+            | "application/x-javascript"
+            | "application/x-sh"
+            | "application/toml"
+            | "application/yaml"
+            | "application/x-yaml" => ContentClass::Text,
+            m if m.starts_with("text/") => ContentClass::Text,
+            _ => ContentClass::Unsupported,
+        }
+    }
+}
+
+/// One GET.
+#[derive(Debug, Clone)]
+pub(crate) struct Request<'a> {
+    pub(crate) url: Url,
+    pub(crate) accept: &'a str,
+    pub(crate) user_agent: &'a str,
+    pub(crate) bearer: Option<&'a str>,
+    pub(crate) body_limit: usize,
+}
+
+/// What came back.
+#[derive(Debug, Clone)]
+pub(crate) struct Response {
+    pub(crate) final_url: Url,
+    pub(crate) status: u16,
+    pub(crate) content_type: Option<String>,
+    pub(crate) body: Vec<u8>,
+    /// The body was longer than the cap.
+    pub(crate) truncated: bool,
+    pub(crate) redirects: Vec<String>,
+}
+
+/// Fetches `request.url`, following up to `max_redirects` redirects, under
+/// `timeout`. The body of an unsupported content type is not read.
+pub(crate) async fn get(
+    client: &reqwest::Client,
+    guard: &UrlGuard,
+    max_redirects: usize,
+    timeout: Duration,
+    request: Request<'_>,
+) -> Result<Response, FetchError> {
+    let start_url = request.url.to_string();
+    match tokio::time::timeout(
+        timeout,
+        get_inner(client, guard, max_redirects, timeout, request),
+    )
+    .await
+    {
+        Ok(result) => result,
+        Err(_) => Err(FetchError::Timeout {
+            url: start_url,
+            after: timeout,
+        }),
+    }
+}
+
+async fn get_inner(
+    client: &reqwest::Client,
+    guard: &UrlGuard,
+    max_redirects: usize,
+    timeout: Duration,
+    request: Request<'_>,
+) -> Result<Response, FetchError> {
+    let origin_host = request.url.host_str().map(str::to_owned);
+    let mut url = request.url.clone();
+    let mut redirects: Vec<String> = Vec::new();
+    loop {
+        let mut builder = client
+            .get(url.clone())
+            .header(ACCEPT, request.accept)
+            .header(USER_AGENT, request.user_agent);
+        // Credentials go only to the host they were meant for.
+        if let Some(token) = request.bearer
+            && url.host_str() == origin_host.as_deref()
+        {
+            builder = builder.header(AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let mut response = builder
+            .send()
+            .await
+            .map_err(|e| map_reqwest_error(&e, &url, timeout))?;
+        let status = response.status();
+        if status.is_redirection()
+            && let Some(location) = response.headers().get(LOCATION)
+        {
+            let location = location.to_str().map_err(|e| FetchError::InvalidRedirect {
+                from: url.to_string(),
+                location: String::from_utf8_lossy(location.as_bytes()).into_owned(),
+                detail: format!("not visible ASCII: {e}"),
+            })?;
+            if redirects.len() >= max_redirects {
+                let mut chain = redirects.clone();
+                chain.push(
+                    url.join(location)
+                        .map_or_else(|_| location.to_string(), String::from),
+                );
+                return Err(FetchError::TooManyRedirects {
+                    url: request.url.to_string(),
+                    limit: max_redirects,
+                    chain,
+                });
+            }
+            let next = guard.check_redirect(&url, location).map_err(|error| {
+                FetchError::RedirectBlocked {
+                    from: url.to_string(),
+                    hop: redirects.len() + 1,
+                    error,
+                }
+            })?;
+            redirects.push(next.to_string());
+            url = next;
+            continue;
+        }
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let class = ContentClass::of(content_type.as_deref());
+        let mut body = Vec::new();
+        let mut truncated = false;
+        if class != ContentClass::Unsupported {
+            if let Some(len) = response.content_length() {
+                body.reserve((len as usize).min(request.body_limit));
+            }
+            while let Some(chunk) = response
+                .chunk()
+                .await
+                .map_err(|e| map_reqwest_error(&e, &url, timeout))?
+            {
+                let room = request.body_limit - body.len();
+                if chunk.len() > room {
+                    body.extend_from_slice(&chunk[..room]);
+                    truncated = true;
+                    break;
+                }
+                body.extend_from_slice(&chunk);
+            }
+        }
+        return Ok(Response {
+            final_url: response.url().clone(),
+            status: status.as_u16(),
+            content_type,
+            body,
+            truncated,
+            redirects,
+        });
+    }
+}
+
+/// A reqwest error as a [`FetchError`]: timeouts, guard refusals from the
+/// resolver (strict mode), and transport failures with their whole cause
+/// chain.
+fn map_reqwest_error(e: &reqwest::Error, url: &Url, timeout: Duration) -> FetchError {
+    let mut source = e.source();
+    while let Some(s) = source {
+        if let Some(guard) = s.downcast_ref::<GuardError>() {
+            return FetchError::Blocked {
+                error: GuardError {
+                    url: url.to_string(),
+                    ..guard.clone()
+                },
+            };
+        }
+        source = s.source();
+    }
+    if e.is_timeout() {
+        return FetchError::Timeout {
+            url: url.to_string(),
+            after: timeout,
+        };
+    }
+    FetchError::Transport {
+        url: url.to_string(),
+        detail: error_chain(e),
+    }
+}
+
+/// An error and its causes, joined with `: `.
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let msg = s.to_string();
+        if !out.contains(&msg) {
+            out.push_str(": ");
+            out.push_str(&msg);
+        }
+        source = s.source();
+    }
+    out
+}

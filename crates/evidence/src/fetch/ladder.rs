@@ -1,0 +1,613 @@
+//! [`Fetcher::fetch`]: the ladder itself — which step runs, when to
+//! escalate, which reading wins.
+
+use std::time::Instant;
+
+use ferret_core::Provenance;
+use tracing::Instrument;
+use url::Url;
+
+use super::document::{Finish, Reading, elapsed_ms};
+use super::endpoints::{self, Api, EndpointError, EndpointPage, Target};
+use super::error::FetchError;
+use super::http::{self, ACCEPT_HTML, Request};
+use super::page::{
+    Attempt, AttemptOutcome, Escalation, EscalationReason, FetchedPage, Quality, Warning,
+    WarningCode,
+};
+use super::quality::assess_quality;
+use super::{BrowserMode, FetchOptions, Fetcher};
+use crate::verify::{Assessment, Source, Verdict};
+
+/// One candidate reading with how the ladder got to it.
+struct Candidate {
+    reading: Reading,
+    assessment: Assessment,
+    escalation: Option<Escalation>,
+}
+
+/// The ladder's running record.
+struct Run<'a> {
+    url: &'a str,
+    options: &'a FetchOptions,
+    started: Instant,
+    attempts: Vec<Attempt>,
+    warnings: Vec<Warning>,
+}
+
+impl Run<'_> {
+    fn attempt(
+        &mut self,
+        source: Source,
+        url: &str,
+        verdict: Option<Verdict>,
+        outcome: AttemptOutcome,
+        detail: impl Into<String>,
+        since: Instant,
+    ) {
+        self.attempts.push(Attempt {
+            source,
+            url: url.to_string(),
+            outcome,
+            verdict,
+            detail: detail.into(),
+            elapsed_ms: elapsed_ms(since),
+        });
+    }
+
+    /// The envelope for the chosen candidate; an error status becomes
+    /// [`FetchError::HttpStatus`] carrying it.
+    fn finish(self, chosen: Candidate) -> Result<FetchedPage, FetchError> {
+        let page = chosen.reading.into_page(Finish {
+            url: self.url,
+            assessment: chosen.assessment,
+            escalation: chosen.escalation,
+            attempts: self.attempts,
+            warnings: self.warnings,
+            options: self.options,
+            started: self.started,
+        });
+        match page.status {
+            Some(status) if status >= 400 => Err(FetchError::HttpStatus {
+                url: page.final_url.clone(),
+                status,
+                page: Box::new(page),
+            }),
+            _ => Ok(page),
+        }
+    }
+}
+
+fn outcome_of(a: &Assessment) -> AttemptOutcome {
+    if a.ok {
+        AttemptOutcome::Ok
+    } else {
+        AttemptOutcome::NotOk
+    }
+}
+
+/// Whether a failed HTTP fetch may be retried in a browser. Guard refusals
+/// and redirect problems never are: the browser must not route around the
+/// guard.
+fn browser_may_retry(e: &FetchError) -> bool {
+    matches!(e, FetchError::Timeout { .. } | FetchError::Transport { .. })
+}
+
+/// Why an HTTP reading should go to the browser, if it should.
+fn escalation_reason(
+    reading: &Reading,
+    assessment: &Assessment,
+    quality: &Quality,
+    browser_has_login: bool,
+) -> Option<(EscalationReason, String)> {
+    if reading.unsupported {
+        return None;
+    }
+    let challenge_signs = assessment.verdict == Verdict::Challenge || quality.challenge_suspected;
+    if let Some(status) = reading.status.filter(|s| *s >= 400) {
+        return match status {
+            403 => Some((
+                EscalationReason::Challenge,
+                format!("HTTP 403 (verdict {})", assessment.verdict),
+            )),
+            429 | 503 if challenge_signs => Some((
+                EscalationReason::Challenge,
+                format!("HTTP {status} with a challenge page"),
+            )),
+            401 if browser_has_login => Some((
+                EscalationReason::AuthWall,
+                "HTTP 401; the browser has the user's session".to_string(),
+            )),
+            _ => None,
+        };
+    }
+    if reading.js_shell {
+        return Some((
+            EscalationReason::JsShell,
+            "the page is an empty JavaScript application shell".to_string(),
+        ));
+    }
+    if challenge_signs && !assessment.ok {
+        return Some((
+            EscalationReason::Challenge,
+            format!(
+                "challenge markers: {}",
+                if quality.markers.is_empty() {
+                    assessment
+                        .markers
+                        .iter()
+                        .map(|m| m.pattern.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                } else {
+                    quality.markers.join(", ")
+                }
+            ),
+        ));
+    }
+    match assessment.verdict {
+        Verdict::AuthRequired if browser_has_login => Some((
+            EscalationReason::AuthWall,
+            "a login wall; the browser has the user's session".to_string(),
+        )),
+        Verdict::AuthRequired | Verdict::Paywall => None,
+        v if !v.is_ok() => Some((
+            EscalationReason::LowQuality,
+            format!(
+                "verdict {v} (score {}, {} characters of text)",
+                assessment.score.total, assessment.score.text_chars
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// Picks the best candidate: an ok verdict first, then the higher score;
+/// on a tie the later step (it saw more of the page).
+fn choose(candidates: Vec<Candidate>) -> Option<Candidate> {
+    let mut best: Option<Candidate> = None;
+    for c in candidates {
+        best = match best {
+            Some(b) if b.assessment.better_than(&c.assessment) => Some(b),
+            _ => Some(c),
+        };
+    }
+    best
+}
+
+fn endpoint_reading(ep: EndpointPage, page_url: &Url, options: &FetchOptions) -> Reading {
+    let EndpointPage {
+        api_url: _,
+        title,
+        text,
+        markdown,
+        byline,
+        published_at,
+        modified_at,
+        language,
+        site_name,
+        partial,
+    } = ep;
+    let mut r = Reading::from_text(
+        text,
+        Some(page_url),
+        options,
+        Source::PublicEndpoint,
+        Provenance::public("http"),
+    );
+    if options.markdown
+        && let Some(md) = markdown
+    {
+        r.markdown = match options.max_text_chars {
+            Some(max) => md.chars().take(max).collect(),
+            None => md,
+        };
+    }
+    r.status = Some(200);
+    r.title = title;
+    r.byline = byline;
+    r.published_at = published_at;
+    r.modified_at = modified_at;
+    r.site_name = site_name;
+    if language.is_some() {
+        r.language = language;
+    }
+    for p in partial {
+        r.warnings
+            .push(Warning::new(WarningCode::EndpointPartial, p));
+    }
+    r
+}
+
+impl Fetcher {
+    /// Fetches `url` through the ladder (see the [module docs](super)).
+    ///
+    /// Errors: the guard refused the URL or a redirect hop, too many
+    /// redirects, a timeout or transport failure with nothing else to fall
+    /// back on, an HTTP error status (the error carries the page and its
+    /// verdict), or — in `required` mode — no browser or a failed render. A
+    /// body over the size cap is not an error (it is cut, with a warning).
+    pub async fn fetch(
+        &self,
+        url: &str,
+        options: &FetchOptions,
+    ) -> Result<FetchedPage, FetchError> {
+        let input = url.trim();
+        let parsed = self
+            .guard()
+            .check(input)
+            .map_err(|error| FetchError::Blocked { error })?;
+        let mode = options.browser.unwrap_or(self.config().browser_mode);
+        let span = tracing::info_span!("fetch", url = %parsed, mode = %mode);
+        self.climb(input, parsed, mode, options)
+            .instrument(span)
+            .await
+    }
+
+    async fn climb(
+        &self,
+        input: &str,
+        url: Url,
+        mode: BrowserMode,
+        options: &FetchOptions,
+    ) -> Result<FetchedPage, FetchError> {
+        let mut run = Run {
+            url: input,
+            options,
+            started: Instant::now(),
+            attempts: Vec::new(),
+            warnings: Vec::new(),
+        };
+
+        if mode == BrowserMode::Required {
+            let t0 = Instant::now();
+            let reading = match self.browser_step(&url, options).await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::debug!(error = %e, "browser step failed");
+                    return Err(e);
+                }
+            };
+            let assessment = reading.assess(false);
+            run.attempt(
+                reading.source,
+                url.as_str(),
+                Some(assessment.verdict),
+                outcome_of(&assessment),
+                "browser mode required",
+                t0,
+            );
+            return run.finish(Candidate {
+                reading,
+                assessment,
+                escalation: None,
+            });
+        }
+
+        let mut candidates: Vec<Candidate> = Vec::new();
+        let mut next_escalation: Option<Escalation> = None;
+
+        // 1. Public endpoint.
+        let target = (options.public_endpoints && self.config().public_endpoints)
+            .then(|| Target::of(&url))
+            .flatten();
+        if let Some(target) = target {
+            let t0 = Instant::now();
+            match endpoints::read(&Api::new(self), &target).await {
+                Ok(ep) => {
+                    let api_url = ep.api_url.clone();
+                    let reading = endpoint_reading(ep, &url, options);
+                    let assessment = reading.assess(false);
+                    run.attempt(
+                        Source::PublicEndpoint,
+                        &api_url,
+                        Some(assessment.verdict),
+                        outcome_of(&assessment),
+                        target.label(),
+                        t0,
+                    );
+                    if assessment.ok {
+                        return run.finish(Candidate {
+                            reading,
+                            assessment,
+                            escalation: None,
+                        });
+                    }
+                    let detail = format!(
+                        "{} endpoint text reads as {} (score {})",
+                        target.label(),
+                        assessment.verdict,
+                        assessment.score.total
+                    );
+                    run.warnings.push(Warning::new(
+                        WarningCode::PublicEndpointNotOk,
+                        detail.clone(),
+                    ));
+                    next_escalation = Some(Escalation {
+                        from: Source::PublicEndpoint,
+                        to: Source::Fetch,
+                        reason: EscalationReason::EndpointNotOk,
+                        detail,
+                    });
+                    candidates.push(Candidate {
+                        reading,
+                        assessment,
+                        escalation: None,
+                    });
+                }
+                Err(e) => {
+                    let api_url = match &e {
+                        EndpointError::Status { url, .. } | EndpointError::Parse { url, .. } => {
+                            url.clone()
+                        }
+                        EndpointError::Fetch(_) => target.label().to_string(),
+                    };
+                    let detail = format!("{} endpoint: {e}", target.label());
+                    run.attempt(
+                        Source::PublicEndpoint,
+                        &api_url,
+                        None,
+                        AttemptOutcome::Failed,
+                        detail.clone(),
+                        t0,
+                    );
+                    run.warnings.push(Warning::new(
+                        WarningCode::PublicEndpointFailed,
+                        detail.clone(),
+                    ));
+                    next_escalation = Some(Escalation {
+                        from: Source::PublicEndpoint,
+                        to: Source::Fetch,
+                        reason: EscalationReason::EndpointFailed,
+                        detail,
+                    });
+                }
+            }
+        }
+
+        // 2. Plain HTTP.
+        let can_browse = mode == BrowserMode::Auto && self.has_browser();
+        let t0 = Instant::now();
+        match self.http_step(&url, options).await {
+            Err(e) => {
+                run.attempt(
+                    Source::Fetch,
+                    url.as_str(),
+                    None,
+                    AttemptOutcome::Failed,
+                    e.to_string(),
+                    t0,
+                );
+                if !browser_may_retry(&e) {
+                    return Err(e);
+                }
+                run.warnings
+                    .push(Warning::new(WarningCode::HttpFailed, e.to_string()));
+                if can_browse {
+                    let escalation = Escalation {
+                        from: Source::Fetch,
+                        to: self.browser_source(),
+                        reason: EscalationReason::HttpFailed,
+                        detail: e.to_string(),
+                    };
+                    if let Some(c) = self
+                        .browser_candidate(&url, options, &mut run, escalation)
+                        .await
+                    {
+                        candidates.push(c);
+                    }
+                }
+                match choose(candidates) {
+                    Some(best) => run.finish(best),
+                    None => Err(e),
+                }
+            }
+            Ok(reading) => {
+                let provisional = reading.assess(true);
+                let quality = assess_quality(reading.title.as_deref(), &reading.text);
+                run.attempt(
+                    Source::Fetch,
+                    &reading.final_url,
+                    Some(provisional.verdict),
+                    outcome_of(&provisional),
+                    reading
+                        .status
+                        .map(|s| format!("HTTP {s}"))
+                        .unwrap_or_default(),
+                    t0,
+                );
+                let mut browser = None;
+                if let Some((reason, detail)) =
+                    escalation_reason(&reading, &provisional, &quality, self.browser_has_login())
+                {
+                    if can_browse {
+                        let escalation = Escalation {
+                            from: Source::Fetch,
+                            to: self.browser_source(),
+                            reason,
+                            detail,
+                        };
+                        browser = self
+                            .browser_candidate(&url, options, &mut run, escalation)
+                            .await;
+                    } else {
+                        let why = match mode {
+                            BrowserMode::Never => "browser mode is never".to_string(),
+                            _ => self.browser_unavailable_reason(),
+                        };
+                        run.warnings.push(Warning::new(
+                            WarningCode::BrowserUnavailable,
+                            format!(
+                                "the page should go to a browser ({reason}: {detail}) but {why}"
+                            ),
+                        ));
+                    }
+                }
+                let assessment = reading.assess(browser.is_none());
+                candidates.push(Candidate {
+                    reading,
+                    assessment,
+                    escalation: next_escalation,
+                });
+                candidates.extend(browser);
+                match choose(candidates) {
+                    Some(best) => run.finish(best),
+                    None => unreachable_candidate(input),
+                }
+            }
+        }
+    }
+
+    async fn http_step(&self, url: &Url, options: &FetchOptions) -> Result<Reading, FetchError> {
+        let config = self.config();
+        let response = http::get(
+            self.client(),
+            &config.guard,
+            config.max_redirects,
+            config.timeout,
+            Request {
+                url: url.clone(),
+                accept: ACCEPT_HTML,
+                user_agent: &config.user_agent,
+                bearer: None,
+                body_limit: config.body_limit,
+            },
+        )
+        .await?;
+        let mut r = Reading::from_body(
+            &response.body,
+            response.content_type.as_deref(),
+            &response.final_url,
+            options,
+            Source::Fetch,
+            Provenance::public("http"),
+        );
+        r.status = Some(response.status);
+        r.final_url = response.final_url.to_string();
+        r.redirects = response.redirects;
+        if response.truncated {
+            r.truncated = true;
+            r.warnings.push(Warning::new(
+                WarningCode::BodyTruncated,
+                format!(
+                    "the body is longer than {} bytes; only the first {} bytes were read",
+                    config.body_limit, config.body_limit
+                ),
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Runs the browser step as an escalation and records it. `None` when
+    /// it failed (a warning says why).
+    async fn browser_candidate(
+        &self,
+        url: &Url,
+        options: &FetchOptions,
+        run: &mut Run<'_>,
+        escalation: Escalation,
+    ) -> Option<Candidate> {
+        let t0 = Instant::now();
+        match self.browser_step(url, options).await {
+            Ok(reading) => {
+                let assessment = reading.assess(false);
+                run.attempt(
+                    reading.source,
+                    url.as_str(),
+                    Some(assessment.verdict),
+                    outcome_of(&assessment),
+                    format!("escalated: {}", escalation.reason),
+                    t0,
+                );
+                Some(Candidate {
+                    reading,
+                    assessment,
+                    escalation: Some(escalation),
+                })
+            }
+            Err(e) => {
+                run.attempt(
+                    self.browser_source(),
+                    url.as_str(),
+                    None,
+                    AttemptOutcome::Failed,
+                    e.to_string(),
+                    t0,
+                );
+                run.warnings.push(Warning::new(
+                    WarningCode::BrowserFailed,
+                    format!("escalation ({}) failed: {e}", escalation.reason),
+                ));
+                None
+            }
+        }
+    }
+
+    /// `browser_user` for a login-partition runtime, `browser` otherwise.
+    fn browser_source(&self) -> Source {
+        if self.browser_has_login() {
+            Source::BrowserUser
+        } else {
+            Source::Browser
+        }
+    }
+
+    fn browser_unavailable_reason(&self) -> String {
+        if cfg!(feature = "browser") {
+            "no browser runtime was given (FetcherBuilder::browser)".to_string()
+        } else {
+            "ferret-evidence was built without the `browser` feature".to_string()
+        }
+    }
+
+    #[cfg(feature = "browser")]
+    fn browser_has_login(&self) -> bool {
+        self.runtime()
+            .is_some_and(|rt| rt.partition() == ferret_core::Partition::Login)
+    }
+
+    #[cfg(not(feature = "browser"))]
+    fn browser_has_login(&self) -> bool {
+        false
+    }
+
+    #[cfg(feature = "browser")]
+    async fn browser_step(&self, url: &Url, options: &FetchOptions) -> Result<Reading, FetchError> {
+        let Some(runtime) = self.runtime() else {
+            return Err(FetchError::BrowserUnavailable {
+                url: url.to_string(),
+                reason: self.browser_unavailable_reason(),
+            });
+        };
+        let config = self.config();
+        super::browser::render(
+            runtime.as_ref(),
+            &config.browser_space,
+            url,
+            config.browser_timeout,
+            options,
+        )
+        .await
+    }
+
+    #[cfg(not(feature = "browser"))]
+    async fn browser_step(
+        &self,
+        url: &Url,
+        _options: &FetchOptions,
+    ) -> Result<Reading, FetchError> {
+        Err(FetchError::BrowserUnavailable {
+            url: url.to_string(),
+            reason: self.browser_unavailable_reason(),
+        })
+    }
+}
+
+/// The HTTP branch always pushes its reading, so there is a candidate; this
+/// keeps the ladder total without a panic if that ever changes.
+fn unreachable_candidate(url: &str) -> Result<FetchedPage, FetchError> {
+    Err(FetchError::Transport {
+        url: url.to_string(),
+        detail: "no step produced a reading".to_string(),
+    })
+}

@@ -1,0 +1,482 @@
+//! The adaptive fetch ladder: a URL in, a [`FetchedPage`]
+//! (`ferret.fetch.v1`) out — text, metadata, a verdict, quality and
+//! content-safety signals — fetched safely.
+//!
+//! [`Fetcher::fetch`] climbs, stopping at the first step that yields
+//! readable evidence:
+//!
+//! 1. **Public endpoint** ([`endpoints`]): sites with an official API are
+//!    read through it — GitHub repositories, issues, pull requests and files
+//!    (`api.github.com`, `raw.githubusercontent.com`), Wikipedia articles
+//!    (the Action API's plain-text extract, the REST summary as fallback),
+//!    arXiv abstracts (the export API), Hacker News threads (Algolia, ≤ 200
+//!    comments flattened), Reddit threads (`.json?limit=500&depth=4`), npm,
+//!    PyPI and crates.io packages.
+//! 2. **Plain HTTP** (`http`): reqwest over rustls, 15 s, at most 1 MiB of
+//!    body (read as a stream and cut, with a warning — never an error), at
+//!    most 5 redirects followed by hand, each hop checked by the URL guard;
+//!    gzip, brotli and deflate; the charset from the header, a BOM, a
+//!    `<meta>` tag, or a UTF-8 / windows-1252 guess; then
+//!    [`crate::extract::extract`].
+//! 3. **Browser** (feature `browser`; a caller-supplied
+//!    `Arc<dyn ferret_browser::BrowserRuntime>`): with [`BrowserMode::Auto`]
+//!    the ladder escalates when the HTTP page is an empty JavaScript shell, a
+//!    challenge page (or a 403), or reads below `weak_ok`, and records why in
+//!    [`FetchedPage::escalation`]; [`BrowserMode::Required`] goes straight to
+//!    the browser; [`BrowserMode::Never`] never does. The rendered HTML goes
+//!    through the same extraction. When both an HTTP and a browser reading
+//!    exist the better one is returned ([`crate::verify::Assessment::better_than`]).
+//!
+//! **Safety.** Every URL — the page, every public-endpoint call, every
+//! redirect hop — passes [`UrlGuard::check`]. In strict mode
+//! ([`UrlGuard::strict`]) the HTTP client's resolver checks every address a
+//! host resolves to *at connection time* ([`UrlGuard::check_addrs`]), so the
+//! connection is pinned to checked addresses and a DNS answer that changes
+//! between check and connect cannot reach a private address.
+//! [`FetcherBuilder::resolve`] pins a host to fixed addresses (reqwest's
+//! `resolve`, also judged in strict mode) — tests use it to give a local
+//! server a public-looking name. A guard refusal is never routed around: a
+//! refused redirect fails the fetch, it does not escalate to the browser.
+//! System proxies are not used (the guard judges the real destination).
+//!
+//! Every page is scored by [`crate::verify`] and scanned by
+//! [`crate::safety`]; findings become [`Warning`]s, the text is never
+//! altered. [`from_html`] and [`fetch_from_file`] run the same reading on
+//! HTML you already have, without any network.
+
+mod document;
+pub mod endpoints;
+mod error;
+mod focus;
+mod http;
+mod ladder;
+mod page;
+mod quality;
+mod resolver;
+
+#[cfg(feature = "browser")]
+mod browser;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferret_core::guard::UrlGuard;
+use serde::{Deserialize, Serialize};
+
+pub use crate::verify::Source;
+pub use document::{fetch_from_file, from_html};
+pub use endpoints::Endpoints;
+pub use error::FetchError;
+pub use focus::{FOCUS_FALLBACK_CHARS, FOCUS_MIN_CHARS};
+pub use page::{
+    Attempt, AttemptOutcome, Escalation, EscalationReason, FETCH_SCHEMA, FetchedPage, FocusReport,
+    Highlight, Quality, THIN_CHARS, Warning, WarningCode,
+};
+pub use quality::{
+    AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
+};
+
+/// Default time budget of an HTTP fetch (whole redirect chain and body)
+/// and of each public-endpoint call.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(15);
+/// Default time budget of a browser render.
+pub const DEFAULT_BROWSER_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default cap on a page body (bytes after decompression).
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// Default cap on a public-endpoint response (bytes after decompression);
+/// package registries answer with large documents.
+pub const DEFAULT_API_BODY_LIMIT: usize = 8 * 1024 * 1024;
+/// Default number of redirects followed.
+pub const DEFAULT_MAX_REDIRECTS: usize = 5;
+/// Default task space for browser renders.
+pub const DEFAULT_BROWSER_SPACE: &str = "ferret-fetch";
+/// Default `User-Agent` for pages: a current desktop Chrome, because many
+/// sites refuse unknown clients.
+pub const DEFAULT_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
+/// Default `User-Agent` for public APIs, which ask clients to name
+/// themselves.
+pub const DEFAULT_API_USER_AGENT: &str = concat!(
+    "ferret/",
+    env!("CARGO_PKG_VERSION"),
+    " (+https://github.com/ferret-search/ferret)"
+);
+
+/// When the ladder may use a browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrowserMode {
+    /// HTTP first; escalate to the browser when the page needs it.
+    #[default]
+    Auto,
+    /// Never use a browser.
+    Never,
+    /// Only the browser (public endpoints and HTTP are skipped).
+    Required,
+}
+
+impl BrowserMode {
+    /// `auto`, `never` or `required`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BrowserMode::Auto => "auto",
+            BrowserMode::Never => "never",
+            BrowserMode::Required => "required",
+        }
+    }
+}
+
+impl fmt::Display for BrowserMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A string that is not a browser mode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown browser mode {0:?}: use auto, never or required")]
+pub struct InvalidBrowserMode(pub String);
+
+impl FromStr for BrowserMode {
+    type Err = InvalidBrowserMode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(BrowserMode::Auto),
+            "never" => Ok(BrowserMode::Never),
+            "required" => Ok(BrowserMode::Required),
+            _ => Err(InvalidBrowserMode(s.to_string())),
+        }
+    }
+}
+
+/// Per-call options of [`Fetcher::fetch`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchOptions {
+    /// Keep only the paragraphs containing this keyword (seed 000's
+    /// `--focus`); see [`FocusReport`]. The verdict is computed on the full
+    /// text.
+    pub focus: Option<String>,
+    /// The question the page is read for; the highlights step uses it.
+    pub query: Option<String>,
+    /// Produce [`FetchedPage::markdown`]. Default `true`.
+    pub markdown: bool,
+    /// Return the raw (decoded or rendered) HTML in [`FetchedPage::html`].
+    /// Default `false`.
+    pub include_html: bool,
+    /// Cap the extracted text at this many characters (a warning says so).
+    pub max_text_chars: Option<usize>,
+    /// Override the fetcher's browser mode for this call.
+    pub browser: Option<BrowserMode>,
+    /// Try the site's public API first. Default `true`.
+    pub public_endpoints: bool,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            focus: None,
+            query: None,
+            markdown: true,
+            include_html: false,
+            max_text_chars: None,
+            browser: None,
+            public_endpoints: true,
+        }
+    }
+}
+
+impl FetchOptions {
+    /// Sets [`FetchOptions::focus`].
+    pub fn with_focus(mut self, keyword: impl Into<String>) -> Self {
+        self.focus = Some(keyword.into());
+        self
+    }
+
+    /// Sets [`FetchOptions::query`].
+    pub fn with_query(mut self, query: impl Into<String>) -> Self {
+        self.query = Some(query.into());
+        self
+    }
+
+    /// Sets [`FetchOptions::browser`].
+    pub fn with_browser(mut self, mode: BrowserMode) -> Self {
+        self.browser = Some(mode);
+        self
+    }
+
+    /// Sets [`FetchOptions::include_html`].
+    pub fn with_html(mut self, include: bool) -> Self {
+        self.include_html = include;
+        self
+    }
+
+    /// Sets [`FetchOptions::public_endpoints`].
+    pub fn with_public_endpoints(mut self, enabled: bool) -> Self {
+        self.public_endpoints = enabled;
+        self
+    }
+
+    /// Sets [`FetchOptions::max_text_chars`].
+    pub fn with_max_text_chars(mut self, max: usize) -> Self {
+        self.max_text_chars = Some(max);
+        self
+    }
+}
+
+/// The fetch configuration (see [`FetcherBuilder`] for each field).
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) guard: UrlGuard,
+    pub(crate) timeout: Duration,
+    pub(crate) browser_timeout: Duration,
+    pub(crate) body_limit: usize,
+    pub(crate) api_body_limit: usize,
+    pub(crate) max_redirects: usize,
+    pub(crate) user_agent: String,
+    pub(crate) api_user_agent: String,
+    pub(crate) browser_mode: BrowserMode,
+    pub(crate) browser_space: String,
+    pub(crate) endpoints: Endpoints,
+    pub(crate) public_endpoints: bool,
+    pub(crate) github_token: Option<String>,
+    pub(crate) resolve: HashMap<String, Vec<SocketAddr>>,
+}
+
+/// The adaptive fetcher. Cheap to clone (shared client and configuration).
+#[derive(Clone)]
+pub struct Fetcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    client: reqwest::Client,
+    #[cfg(feature = "browser")]
+    browser: Option<Arc<dyn ferret_browser::BrowserRuntime>>,
+}
+
+impl fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Fetcher");
+        d.field("guard", &self.inner.config.guard)
+            .field("timeout", &self.inner.config.timeout)
+            .field("body_limit", &self.inner.config.body_limit)
+            .field("max_redirects", &self.inner.config.max_redirects)
+            .field("browser_mode", &self.inner.config.browser_mode);
+        #[cfg(feature = "browser")]
+        d.field("browser", &self.inner.browser.is_some());
+        d.finish_non_exhaustive()
+    }
+}
+
+impl Fetcher {
+    /// A fetcher with the defaults and `guard`.
+    pub fn new(guard: UrlGuard) -> Result<Self, FetchError> {
+        Self::builder().guard(guard).build()
+    }
+
+    /// A builder with the defaults: the default guard (private addresses
+    /// blocked), 15 s, 1 MiB, 5 redirects, browser mode `auto` (no runtime
+    /// unless one is given), the real public endpoints.
+    pub fn builder() -> FetcherBuilder {
+        FetcherBuilder::default()
+    }
+
+    /// The URL guard every request goes through.
+    pub fn guard(&self) -> &UrlGuard {
+        &self.inner.config.guard
+    }
+
+    /// The configured browser mode.
+    pub fn browser_mode(&self) -> BrowserMode {
+        self.inner.config.browser_mode
+    }
+
+    /// Whether a browser runtime is available to the ladder.
+    pub fn has_browser(&self) -> bool {
+        #[cfg(feature = "browser")]
+        {
+            self.inner.browser.is_some()
+        }
+        #[cfg(not(feature = "browser"))]
+        {
+            false
+        }
+    }
+
+    pub(crate) fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub(crate) fn client(&self) -> &reqwest::Client {
+        &self.inner.client
+    }
+
+    #[cfg(feature = "browser")]
+    pub(crate) fn runtime(&self) -> Option<&Arc<dyn ferret_browser::BrowserRuntime>> {
+        self.inner.browser.as_ref()
+    }
+}
+
+/// Builds a [`Fetcher`].
+#[derive(Clone)]
+pub struct FetcherBuilder {
+    config: Config,
+    #[cfg(feature = "browser")]
+    browser: Option<Arc<dyn ferret_browser::BrowserRuntime>>,
+}
+
+impl fmt::Debug for FetcherBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FetcherBuilder")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for FetcherBuilder {
+    fn default() -> Self {
+        FetcherBuilder {
+            config: Config {
+                guard: UrlGuard::default(),
+                timeout: DEFAULT_TIMEOUT,
+                browser_timeout: DEFAULT_BROWSER_TIMEOUT,
+                body_limit: DEFAULT_BODY_LIMIT,
+                api_body_limit: DEFAULT_API_BODY_LIMIT,
+                max_redirects: DEFAULT_MAX_REDIRECTS,
+                user_agent: DEFAULT_USER_AGENT.to_string(),
+                api_user_agent: DEFAULT_API_USER_AGENT.to_string(),
+                browser_mode: BrowserMode::Auto,
+                browser_space: DEFAULT_BROWSER_SPACE.to_string(),
+                endpoints: Endpoints::default(),
+                public_endpoints: true,
+                github_token: None,
+                resolve: HashMap::new(),
+            },
+            #[cfg(feature = "browser")]
+            browser: None,
+        }
+    }
+}
+
+impl FetcherBuilder {
+    /// The URL guard (default: [`UrlGuard::default`], private addresses
+    /// blocked, no DNS checks).
+    pub fn guard(mut self, guard: UrlGuard) -> Self {
+        self.config.guard = guard;
+        self
+    }
+
+    /// Time budget of an HTTP fetch and of each public-endpoint call
+    /// (default 15 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.config.timeout = timeout;
+        self
+    }
+
+    /// Time budget of a browser render (default 30 s).
+    pub fn browser_timeout(mut self, timeout: Duration) -> Self {
+        self.config.browser_timeout = timeout;
+        self
+    }
+
+    /// Cap on a page body in bytes (default 1 MiB). Longer bodies are cut
+    /// with a [`WarningCode::BodyTruncated`] warning.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.config.body_limit = bytes.max(1);
+        self
+    }
+
+    /// Cap on a public-endpoint response in bytes (default 8 MiB).
+    pub fn api_body_limit(mut self, bytes: usize) -> Self {
+        self.config.api_body_limit = bytes.max(1);
+        self
+    }
+
+    /// Redirects followed before [`FetchError::TooManyRedirects`]
+    /// (default 5).
+    pub fn max_redirects(mut self, max: usize) -> Self {
+        self.config.max_redirects = max;
+        self
+    }
+
+    /// `User-Agent` for page fetches.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.config.user_agent = user_agent.into();
+        self
+    }
+
+    /// `User-Agent` for public-endpoint calls.
+    pub fn api_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.config.api_user_agent = user_agent.into();
+        self
+    }
+
+    /// The default browser mode (default `auto`).
+    pub fn browser_mode(mut self, mode: BrowserMode) -> Self {
+        self.config.browser_mode = mode;
+        self
+    }
+
+    /// The browser runtime the ladder's browser step uses. Nothing is
+    /// launched until a page needs it (the runtime launches lazily).
+    #[cfg(feature = "browser")]
+    pub fn browser(mut self, runtime: Arc<dyn ferret_browser::BrowserRuntime>) -> Self {
+        self.browser = Some(runtime);
+        self
+    }
+
+    /// The task space browser renders run in (default `ferret-fetch`).
+    pub fn browser_space(mut self, name: impl Into<String>) -> Self {
+        self.config.browser_space = name.into();
+        self
+    }
+
+    /// Where the public endpoints live (tests point them at a local server).
+    pub fn endpoints(mut self, endpoints: Endpoints) -> Self {
+        self.config.endpoints = endpoints;
+        self
+    }
+
+    /// Use public endpoints at all (default `true`).
+    pub fn public_endpoints(mut self, enabled: bool) -> Self {
+        self.config.public_endpoints = enabled;
+        self
+    }
+
+    /// A GitHub token sent (as `Authorization: Bearer`) to the GitHub API
+    /// endpoint only. Read `GITHUB_TOKEN` at the edge and pass it here.
+    pub fn github_token(mut self, token: Option<String>) -> Self {
+        self.config.github_token = token.filter(|t| !t.trim().is_empty());
+        self
+    }
+
+    /// Resolve `host` to `addr` instead of asking DNS (reqwest's `resolve`;
+    /// the URL's port replaces the address's). In strict mode the address is
+    /// still judged by the guard. Call again to add addresses.
+    pub fn resolve(mut self, host: &str, addr: IpAddr) -> Self {
+        self.config
+            .resolve
+            .entry(host.trim_end_matches('.').to_ascii_lowercase())
+            .or_default()
+            .push(SocketAddr::new(addr, 0));
+        self
+    }
+
+    /// Builds the fetcher (and its HTTP client).
+    pub fn build(self) -> Result<Fetcher, FetchError> {
+        let client = http::build_client(&self.config)?;
+        Ok(Fetcher {
+            inner: Arc::new(Inner {
+                config: self.config,
+                client,
+                #[cfg(feature = "browser")]
+                browser: self.browser,
+            }),
+        })
+    }
+}

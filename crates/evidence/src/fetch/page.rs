@@ -1,0 +1,287 @@
+//! [`FetchedPage`], the `ferret.fetch.v1` envelope, and its parts.
+
+use std::fmt;
+
+use ferret_core::Provenance;
+use serde::{Deserialize, Serialize};
+
+use crate::extract::DecodeInfo;
+use crate::safety::SafetyFlag;
+use crate::verify::{Marker, ScoreBreakdown, Source, Verdict};
+
+/// The schema name of [`FetchedPage`].
+pub const FETCH_SCHEMA: &str = "ferret.fetch.v1";
+
+/// Below this many characters of text a page is thin (seed 000).
+pub const THIN_CHARS: usize = 80;
+
+/// A fetched page: the `ferret.fetch.v1` envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FetchedPage {
+    /// `ferret.fetch.v1`.
+    pub schema: String,
+    /// The URL asked for.
+    pub url: String,
+    /// Where the page ended up (after redirects; the page URL, not the API
+    /// URL, for public endpoints).
+    pub final_url: String,
+    /// HTTP status of the final response (the API's for public endpoints,
+    /// the main document's for the browser), when one was seen.
+    pub status: Option<u16>,
+    /// The response's `Content-Type`.
+    pub content_type: Option<String>,
+    /// Which ladder step produced this page.
+    pub source: Source,
+    /// How the ladder got to that step, if not directly.
+    pub escalation: Option<Escalation>,
+    /// Every step tried, in order.
+    pub attempts: Vec<Attempt>,
+    /// The redirect hops followed (absolute URLs).
+    pub redirects: Vec<String>,
+    /// The title.
+    pub title: Option<String>,
+    /// Author(s).
+    pub byline: Option<String>,
+    /// Publication date (ISO 8601).
+    pub published_at: Option<String>,
+    /// Last modification (ISO 8601), when the source says (Wikipedia's last
+    /// revision, a repository's last push, a package's last release).
+    pub modified_at: Option<String>,
+    /// Language tag.
+    pub language: Option<String>,
+    /// Site name.
+    pub site_name: Option<String>,
+    /// The main text (focus applied when asked for).
+    pub text: String,
+    /// The main text as Markdown (empty unless asked for).
+    pub markdown: String,
+    /// What the focus keyword kept, when one was given.
+    pub focus: Option<FocusReport>,
+    /// Passages relevant to the query (filled by the highlights step;
+    /// empty from the fetcher).
+    pub highlights: Vec<Highlight>,
+    /// Thin / login wall / challenge / paywall signals (seed 000's
+    /// `quality`, CN + EN words).
+    pub quality: Quality,
+    /// Everything noticed on the way (cuts, fallbacks, safety findings).
+    pub warnings: Vec<Warning>,
+    /// Content-safety findings ([`crate::safety`]).
+    pub safety: Vec<SafetyFlag>,
+    /// The verdict ([`crate::verify`]).
+    pub verdict: Verdict,
+    /// `strong_ok` or `weak_ok`.
+    pub ok: bool,
+    /// The verdict score, part by part.
+    pub score: ScoreBreakdown,
+    /// Access-boundary markers found (challenge, auth, paywall).
+    pub markers: Vec<Marker>,
+    /// Why this verdict, in a few words.
+    pub verdict_reason: String,
+    /// Partition and runtime (`public`/`http` for HTTP and endpoints; the
+    /// runtime's for the browser).
+    pub provenance: Provenance,
+    /// Whether a browser produced this page.
+    pub chrome_used: bool,
+    /// Wall time of the whole fetch.
+    pub elapsed_ms: u64,
+    /// The body was cut at the byte cap or the text at `max_text_chars`.
+    pub truncated: bool,
+    /// How the bytes were decoded (HTTP pages).
+    pub charset: Option<DecodeInfo>,
+    /// The decoded or rendered HTML, when asked for.
+    pub html: Option<String>,
+}
+
+impl FetchedPage {
+    /// Whether a warning with `code` was recorded.
+    pub fn has_warning(&self, code: WarningCode) -> bool {
+        self.warnings.iter().any(|w| w.code == code)
+    }
+}
+
+/// A passage of the text relevant to the query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Highlight {
+    /// The passage, verbatim from [`FetchedPage::text`].
+    pub text: String,
+    /// Byte offset of the passage in the text.
+    pub start: usize,
+    /// Byte offset just past the passage.
+    pub end: usize,
+    /// Relevance (higher is better).
+    pub score: f64,
+}
+
+/// What the focus keyword kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FocusReport {
+    /// The keyword.
+    pub keyword: String,
+    /// Paragraphs with the keyword were kept (false: too few or none, so the
+    /// start of the text was kept instead).
+    pub matched: bool,
+    /// Paragraphs kept.
+    pub paragraphs_kept: usize,
+    /// Paragraphs in the full text.
+    pub paragraphs_total: usize,
+}
+
+/// Quality signals of the text (seed 000's `quality`, plus paywall).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quality {
+    /// Characters of text.
+    pub content_chars: usize,
+    /// Fewer than [`THIN_CHARS`] characters.
+    pub empty_or_thin: bool,
+    /// Login-wall words were found.
+    pub auth_wall_suspected: bool,
+    /// Challenge / captcha / anti-bot words were found.
+    pub challenge_suspected: bool,
+    /// Paywall words were found.
+    pub paywall_suspected: bool,
+    /// Not thin, not walled, not a challenge.
+    pub login_likely_ok: bool,
+    /// The words that matched.
+    pub markers: Vec<String>,
+    /// What to do next.
+    pub hint: String,
+}
+
+/// Why the ladder moved on to another step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationReason {
+    /// The public endpoint failed (status, parse error, network).
+    EndpointFailed,
+    /// The public endpoint answered but its text did not read as evidence.
+    EndpointNotOk,
+    /// The HTTP page is an empty JavaScript shell.
+    JsShell,
+    /// The HTTP page is a challenge page (or the server said 403).
+    Challenge,
+    /// The HTTP page reads below `weak_ok`.
+    LowQuality,
+    /// The HTTP page is a login wall and the browser has the user's session.
+    AuthWall,
+    /// The HTTP fetch failed (transport error or timeout).
+    HttpFailed,
+}
+
+impl EscalationReason {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EscalationReason::EndpointFailed => "endpoint_failed",
+            EscalationReason::EndpointNotOk => "endpoint_not_ok",
+            EscalationReason::JsShell => "js_shell",
+            EscalationReason::Challenge => "challenge",
+            EscalationReason::LowQuality => "low_quality",
+            EscalationReason::AuthWall => "auth_wall",
+            EscalationReason::HttpFailed => "http_failed",
+        }
+    }
+}
+
+impl fmt::Display for EscalationReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One move up the ladder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Escalation {
+    /// The step that did not suffice.
+    pub from: Source,
+    /// The step tried next.
+    pub to: Source,
+    /// Why.
+    pub reason: EscalationReason,
+    /// The specifics (the verdict, the status, the error).
+    pub detail: String,
+}
+
+/// How a ladder step went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptOutcome {
+    /// It produced readable evidence.
+    Ok,
+    /// It produced a page that does not read as evidence.
+    NotOk,
+    /// It failed.
+    Failed,
+}
+
+/// One ladder step tried.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// The step.
+    pub source: Source,
+    /// What it asked for (the API URL for public endpoints).
+    pub url: String,
+    /// How it went.
+    pub outcome: AttemptOutcome,
+    /// Its verdict, when it produced a page.
+    pub verdict: Option<Verdict>,
+    /// The specifics.
+    pub detail: String,
+    /// How long it took.
+    pub elapsed_ms: u64,
+}
+
+/// What a warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningCode {
+    /// The body was longer than the byte cap and was cut.
+    BodyTruncated,
+    /// The text was cut at `max_text_chars`.
+    TextTruncated,
+    /// Some bytes were not valid in the page's encoding and were replaced.
+    CharsetErrors,
+    /// The public endpoint failed; the ladder went on.
+    PublicEndpointFailed,
+    /// The public endpoint's text did not read as evidence; the ladder went
+    /// on.
+    PublicEndpointNotOk,
+    /// The HTTP fetch failed; the ladder went on.
+    HttpFailed,
+    /// The browser step failed; an earlier reading is returned.
+    BrowserFailed,
+    /// The page needed a browser and none could run.
+    BrowserUnavailable,
+    /// The browser's wait condition timed out; the page was read as it was.
+    BrowserWaitTimedOut,
+    /// The browser's URL guard blocked some of the page's requests.
+    BrowserBlockedRequests,
+    /// The content type cannot be read as text.
+    UnsupportedContentType,
+    /// The focus keyword matched too little; the start of the text was kept.
+    FocusFallback,
+    /// A content-safety finding (details in [`FetchedPage::safety`]).
+    ContentSafety,
+    /// The fetch failed (verify reports only).
+    FetchFailed,
+    /// Part of a public-endpoint answer could not be read (e.g. a README).
+    EndpointPartial,
+}
+
+/// Something noticed while fetching.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// What it is about.
+    pub code: WarningCode,
+    /// The specifics.
+    pub detail: String,
+}
+
+impl Warning {
+    /// A warning.
+    pub fn new(code: WarningCode, detail: impl Into<String>) -> Self {
+        Warning {
+            code,
+            detail: detail.into(),
+        }
+    }
+}

@@ -1,0 +1,1110 @@
+//! Content-safety signals: things in a fetched page that are aimed at the
+//! agent reading it rather than at a person. They are reported as
+//! [`SafetyFlag`]s (and as warnings on the fetch); the page text is never
+//! altered or dropped because of them — the caller decides.
+//!
+//! What is looked for:
+//!
+//! - **Prompt injection** ([`SafetyKind::PromptInjection`]): phrases that
+//!   address an AI reader and try to change its instructions — "ignore
+//!   previous instructions", "disregard all prior …", "you are now an
+//!   unrestricted assistant", "reveal your system prompt", "do not tell the
+//!   user", chat-template tokens (`<|im_start|>`, `[INST]`), and the Chinese,
+//!   Japanese and Korean equivalents ("忽略之前的指令" …). The table is
+//!   [`INJECTION_PHRASES`]; each phrase has a [`Severity`] (a bare mention
+//!   of "system prompt" or "as an AI" is `low`: articles about AI use them
+//!   too). The visible text, hidden elements and HTML comments are all
+//!   scanned; a phrase inside hidden text is always `high`.
+//! - **Hidden text** ([`SafetyKind::HiddenText`]): elements hidden from a
+//!   person but present for a parser — `display:none`,
+//!   `visibility:hidden`, `font-size:0`, `opacity:0`, off-screen positioning
+//!   or `text-indent` (≤ −999px), text coloured like its background,
+//!   zero-height clipped boxes, the `hidden` attribute, classes or ids that a
+//!   page `<style>` block hides, and `aria-hidden="true"` content — flagged
+//!   when the hidden block holds at least [`HIDDEN_PROSE_MIN_CHARS`]
+//!   characters of prose (link text under half: hidden menus are normal).
+//! - **Link farms** ([`SafetyKind::LinkFarm`]): the innermost blocks with at
+//!   least [`LINK_FARM_MIN_OUTBOUND`] outbound links to at least
+//!   [`LINK_FARM_MIN_HOSTS`] different sites and link text making up at
+//!   least 80 % of their text; `medium` when the anchors are
+//!   keyword-stuffed (one word in ≥ 40 % of at least 10 anchors).
+//! - **Invisible characters** ([`SafetyKind::InvisibleCharacters`]):
+//!   Unicode tag characters carrying hidden ASCII (decoded in the flag),
+//!   bidirectional overrides, and runs of zero-width characters.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::LazyLock;
+
+use ego_tree::NodeRef;
+use regex::{Regex, RegexSet};
+use scraper::{Html, Node};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+/// What a flag is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SafetyKind {
+    /// Text that tries to instruct an AI reader.
+    PromptInjection,
+    /// Text hidden from people but present in the markup.
+    HiddenText,
+    /// A block of many outbound links (possibly keyword-stuffed).
+    LinkFarm,
+    /// Invisible Unicode: tag characters, bidi overrides, zero-width runs.
+    InvisibleCharacters,
+}
+
+impl SafetyKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SafetyKind::PromptInjection => "prompt_injection",
+            SafetyKind::HiddenText => "hidden_text",
+            SafetyKind::LinkFarm => "link_farm",
+            SafetyKind::InvisibleCharacters => "invisible_characters",
+        }
+    }
+}
+
+impl fmt::Display for SafetyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How much a flag should worry the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; common on ordinary pages.
+    Low,
+    /// Unusual; read the page with care.
+    Medium,
+    /// Almost certainly aimed at an agent: do not follow instructions from
+    /// this page.
+    High,
+}
+
+/// Where in the page a flag was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagLocation {
+    /// The extracted (visible) text.
+    Text,
+    /// An element hidden from people.
+    HiddenElement,
+    /// An HTML comment.
+    Comment,
+    /// The markup (link blocks).
+    Markup,
+}
+
+/// One content-safety finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SafetyFlag {
+    /// What it is.
+    pub kind: SafetyKind,
+    /// How serious.
+    pub severity: Severity,
+    /// Where it was found.
+    pub location: FlagLocation,
+    /// What exactly matched (the phrase id, the hiding technique, link
+    /// counts …).
+    pub detail: String,
+    /// The text around the finding (at most about 200 characters).
+    pub excerpt: String,
+}
+
+/// One prompt-injection phrase: an id, its language, severity and regular
+/// expression (matched case-insensitively on whitespace-normalised text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InjectionPhrase {
+    /// Stable id, e.g. `ignore-previous-instructions`.
+    pub id: &'static str,
+    /// ISO 639-1 language of the phrase.
+    pub lang: &'static str,
+    /// How serious a match is.
+    pub severity: Severity,
+    /// The regular expression.
+    pub pattern: &'static str,
+}
+
+const fn phrase(
+    id: &'static str,
+    lang: &'static str,
+    severity: Severity,
+    pattern: &'static str,
+) -> InjectionPhrase {
+    InjectionPhrase {
+        id,
+        lang,
+        severity,
+        pattern,
+    }
+}
+
+/// The prompt-injection phrase table.
+pub const INJECTION_PHRASES: &[InjectionPhrase] = &[
+    phrase(
+        "ignore-previous-instructions",
+        "en",
+        Severity::High,
+        r"\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|foregoing|former|original)\s+(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|context)",
+    ),
+    phrase(
+        "ignore-all-instructions",
+        "en",
+        Severity::High,
+        r"\bignore\s+(?:all|any)\s+(?:of\s+)?(?:your\s+|the\s+)?(?:instructions|rules|guidelines|directives)\b",
+    ),
+    phrase(
+        "disregard-prior",
+        "en",
+        Severity::High,
+        r"\bdisregard\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|foregoing)\b|\bdisregard\s+(?:all\s+)?(?:your|the)\s+(?:instructions|rules|guidelines|system\s+prompt)\b",
+    ),
+    phrase(
+        "forget-instructions",
+        "en",
+        Severity::High,
+        r"\bforget\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:your\s+|the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|rules|context|prompts?)|\bforget\s+everything\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)",
+    ),
+    phrase(
+        "override-instructions",
+        "en",
+        Severity::High,
+        r"\boverride\s+(?:all\s+|your\s+|the\s+)*(?:previous\s+|prior\s+|system\s+|safety\s+)?(?:instructions|prompts?|guidelines)\b",
+    ),
+    phrase(
+        "new-instructions-header",
+        "en",
+        Severity::High,
+        r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions\s*:",
+    ),
+    phrase(
+        "reveal-system-prompt",
+        "en",
+        Severity::High,
+        r"\b(?:reveal|print|show|output|repeat|leak|display|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+|initial\s+)?(?:system\s+prompt|initial\s+instructions|hidden\s+instructions|instructions\s+above)",
+    ),
+    phrase(
+        "hide-from-user",
+        "en",
+        Severity::High,
+        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|show\s+(?:this\s+)?to)\s+(?:the\s+)?user\b",
+    ),
+    phrase(
+        "exfiltrate-secrets",
+        "en",
+        Severity::Medium,
+        r"\b(?:send|post|forward|upload|exfiltrate|email)\s+(?:me\s+|us\s+)?(?:the\s+|your\s+|all\s+)*(?:user'?s?\s+)?(?:api[\s_-]?keys?|passwords?|credentials|access[\s_-]?tokens?|session\s+cookies|cookies|secrets?|private[\s_-]?keys?|ssh[\s_-]?keys?)\b",
+    ),
+    phrase(
+        "chat-template-tokens",
+        "en",
+        Severity::Medium,
+        r"<\|im_start\|>|<\|im_end\|>|<\|system\|>|\[/?INST\]|<<SYS>>|<\|start_header_id\|>|<\|eot_id\|>",
+    ),
+    phrase(
+        "you-are-now",
+        "en",
+        Severity::Medium,
+        r"\byou\s+are\s+now\s+(?:(?:a|an|the|my)\s+)?(?:[a-z-]+\s+){0,2}?(?:assistant|ai|agent|model|chatbot|bot|dan|jailbroken|unrestricted|unfiltered|in\s+developer\s+mode)\b",
+    ),
+    phrase(
+        "addressed-to-ai",
+        "en",
+        Severity::Medium,
+        r"\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|ai\s+(?:assistant|agent|model)|chatbot|automated\s+agent)\b|\b(?:attention|note|message|instructions?)\s+(?:to|for)\s+(?:all\s+|any\s+)?(?:ais|llms?|language\s+models?|ai\s+(?:assistants?|agents?|models?)|chatbots?)\b|\b(?:ai|llm)s?\s+(?:reading|processing|summari[sz]ing|crawling)\s+this\b",
+    ),
+    phrase(
+        "pretend-role",
+        "en",
+        Severity::Medium,
+        r"\bpretend\s+(?:that\s+)?(?:you\s+are|to\s+be)\s+(?:an?\s+)?(?:human|user|admin|administrator|developer|system|different\s+ai)\b",
+    ),
+    phrase(
+        "jailbreak-terms",
+        "en",
+        Severity::Low,
+        r"\b(?:developer\s+mode|jailbreak(?:ing)?|do\s+anything\s+now|dan\s+mode)\b",
+    ),
+    phrase(
+        "system-prompt-mention",
+        "en",
+        Severity::Low,
+        r"\bsystem\s+prompts?\b",
+    ),
+    phrase(
+        "as-an-ai",
+        "en",
+        Severity::Low,
+        r"\bas\s+an\s+ai(?:\s+language\s+model|\s+assistant|\s+model)?\b",
+    ),
+    phrase(
+        "zh-ignore-instructions",
+        "zh",
+        Severity::High,
+        r"(?:忽略|无视|忽视|不要理会|不要理睬)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|此前|上述|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|提示词?|规则|说明|要求|设定)",
+    ),
+    phrase(
+        "zh-forget-instructions",
+        "zh",
+        Severity::High,
+        r"忘(?:记|掉)(?:你)?(?:之前|以上|上面|前面|先前|所有|全部)(?:的)?(?:所有)?(?:指令|指示|提示词?|规则|设定|对话)",
+    ),
+    phrase(
+        "zh-reveal-system-prompt",
+        "zh",
+        Severity::High,
+        r"(?:泄露|输出|显示|打印|告诉我|透露|重复)(?:一下)?(?:你的)?(?:系统提示词?|系统指令|初始指令|提示词)",
+    ),
+    phrase(
+        "zh-you-are-now",
+        "zh",
+        Severity::Medium,
+        r"(?:从现在(?:开始|起)|现在)(?:，|,)?\s*你(?:是|将是|要扮演|扮演|变成)",
+    ),
+    phrase(
+        "zh-addressed-to-ai",
+        "zh",
+        Severity::Medium,
+        r"(?:如果你是|致|写给)(?:一个|所有)?(?:AI|人工智能|大模型|语言模型|大语言模型|智能体|AI助手)",
+    ),
+    phrase(
+        "zh-system-prompt-mention",
+        "zh",
+        Severity::Low,
+        r"系统提示词?",
+    ),
+    phrase(
+        "zh-as-an-ai",
+        "zh",
+        Severity::Low,
+        r"作为(?:一个|一名)?(?:AI|人工智能)(?:语言模型|助手|模型)?",
+    ),
+    phrase(
+        "ja-ignore-instructions",
+        "ja",
+        Severity::High,
+        r"(?:これまで|以前|前|上記|すべて)の(?:指示|命令|プロンプト|ルール)(?:を)?(?:すべて)?(?:無視|忘れ)",
+    ),
+    phrase(
+        "ko-ignore-instructions",
+        "ko",
+        Severity::High,
+        r"(?:이전|모든|위의?)\s*(?:지시|명령|지침|프롬프트|규칙)(?:을|를|은|는)?\s*(?:모두\s*)?(?:무시|잊어)",
+    ),
+];
+
+struct PhraseMatchers {
+    set: RegexSet,
+    each: Vec<Regex>,
+}
+
+static PHRASES: LazyLock<PhraseMatchers> = LazyLock::new(|| {
+    let patterns: Vec<String> = INJECTION_PHRASES
+        .iter()
+        .map(|p| format!("(?i){}", p.pattern))
+        .collect();
+    PhraseMatchers {
+        set: RegexSet::new(&patterns).expect("the injection phrase table holds valid regexes"),
+        each: patterns
+            .iter()
+            .map(|p| Regex::new(p).expect("the injection phrase table holds valid regexes"))
+            .collect(),
+    }
+});
+
+/// Hidden blocks with at least this many characters of prose are flagged.
+pub const HIDDEN_PROSE_MIN_CHARS: usize = 200;
+/// A hidden block counts as prose when link text is under this share.
+pub const HIDDEN_PROSE_MAX_LINK_SHARE: f64 = 0.5;
+/// Outbound links a block needs to be a link farm.
+pub const LINK_FARM_MIN_OUTBOUND: usize = 20;
+/// Different outbound sites a block needs to be a link farm.
+pub const LINK_FARM_MIN_HOSTS: usize = 10;
+/// Share of a link farm's text that is link text.
+pub const LINK_FARM_MIN_LINK_SHARE: f64 = 0.8;
+/// Anchors needed before keyword stuffing is judged.
+pub const STUFFING_MIN_ANCHORS: usize = 10;
+/// Share of anchors one word must appear in to count as stuffing.
+pub const STUFFING_MIN_SHARE: f64 = 0.4;
+/// Zero-width characters needed for a flag.
+pub const ZERO_WIDTH_MIN: usize = 10;
+/// At most this many flags of one kind are reported per page.
+pub const MAX_FLAGS_PER_KIND: usize = 10;
+/// Characters of context on each side of a match in an excerpt.
+const EXCERPT_CONTEXT: usize = 80;
+
+/// Scans a page: the extracted `text`, and when given its `html` (hidden
+/// elements, comments, link blocks). `page_url` tells outbound links from
+/// internal ones.
+pub fn scan(text: &str, html: Option<&str>, page_url: Option<&Url>) -> Vec<SafetyFlag> {
+    let mut flags = scan_text(text);
+    if let Some(html) = html {
+        flags.extend(scan_html(html, page_url));
+    }
+    flags
+}
+
+/// Scans plain text for injection phrases and invisible characters.
+pub fn scan_text(text: &str) -> Vec<SafetyFlag> {
+    let mut flags = Vec::new();
+    let invisible = invisible_characters(text);
+    let cleaned = strip_invisible(text);
+    flags.extend(injection_flags(&cleaned, FlagLocation::Text, None));
+    if let Some(hidden_ascii) = &invisible.tag_ascii {
+        for mut f in injection_flags(hidden_ascii, FlagLocation::Text, Some(Severity::High)) {
+            f.detail = format!("{} (hidden in Unicode tag characters)", f.detail);
+            flags.push(f);
+        }
+    }
+    flags.extend(invisible.flags);
+    cap_per_kind(flags)
+}
+
+/// Scans HTML for hidden text (and injection phrases inside it or in
+/// comments) and link farms.
+pub fn scan_html(html: &str, page_url: Option<&Url>) -> Vec<SafetyFlag> {
+    let doc = Html::parse_document(html);
+    let css = HidingRules::from_document(&doc);
+    let flat = Flat::build(&doc, &css, page_url);
+    let mut flags = Vec::new();
+    flags.extend(hidden_flags(&flat));
+    flags.extend(comment_flags(&flat));
+    flags.extend(link_farm_flags(&flat));
+    cap_per_kind(flags)
+}
+
+fn cap_per_kind(flags: Vec<SafetyFlag>) -> Vec<SafetyFlag> {
+    let mut counts: HashMap<SafetyKind, usize> = HashMap::new();
+    let mut seen: HashSet<(SafetyKind, FlagLocation, String)> = HashSet::new();
+    flags
+        .into_iter()
+        .filter(|f| seen.insert((f.kind, f.location, f.detail.clone())))
+        .filter(|f| {
+            let n = counts.entry(f.kind).or_default();
+            *n += 1;
+            *n <= MAX_FLAGS_PER_KIND
+        })
+        .collect()
+}
+
+/// Injection phrases in `text` (one flag per phrase id).
+fn injection_flags(text: &str, location: FlagLocation, force: Option<Severity>) -> Vec<SafetyFlag> {
+    let normalized = collapse_whitespace(text);
+    let m = &*PHRASES;
+    m.set
+        .matches(&normalized)
+        .into_iter()
+        .filter_map(|i| {
+            let phrase = &INJECTION_PHRASES[i];
+            let found = m.each[i].find(&normalized)?;
+            Some(SafetyFlag {
+                kind: SafetyKind::PromptInjection,
+                severity: force.unwrap_or(phrase.severity),
+                location,
+                detail: format!(
+                    "phrase {} ({}): {:?}",
+                    phrase.id,
+                    phrase.lang,
+                    found.as_str()
+                ),
+                excerpt: excerpt_around(&normalized, found.start(), found.end()),
+            })
+        })
+        .collect()
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The match with up to [`EXCERPT_CONTEXT`] bytes of context each side,
+/// cut on character boundaries.
+fn excerpt_around(text: &str, start: usize, end: usize) -> String {
+    let from = floor_boundary(text, start.saturating_sub(EXCERPT_CONTEXT));
+    let to = ceil_boundary(text, end.saturating_add(EXCERPT_CONTEXT));
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    out.push_str(text[from..to].trim());
+    if to < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The start of `text` (whitespace collapsed), at most about 160 characters.
+fn short_excerpt(text: &str) -> String {
+    let t = collapse_whitespace(text);
+    let max = 2 * EXCERPT_CONTEXT;
+    if t.chars().count() <= max {
+        return t;
+    }
+    let mut out: String = t.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Invisible characters
+
+fn is_zero_width(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}')
+}
+
+fn is_bidi_override(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_tag_char(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+fn strip_invisible(text: &str) -> String {
+    text.chars()
+        .filter(|c| !is_zero_width(*c) && !is_bidi_override(*c) && !is_tag_char(*c))
+        .collect()
+}
+
+struct Invisible {
+    flags: Vec<SafetyFlag>,
+    /// ASCII hidden in tag characters outside emoji flag sequences.
+    tag_ascii: Option<String>,
+}
+
+fn invisible_characters(text: &str) -> Invisible {
+    let mut zero_width = 0usize;
+    let mut overrides = 0usize;
+    let mut tag_ascii = String::new();
+    let mut in_flag_sequence = false;
+    let mut first_override_at: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if c == '\u{1F3F4}' {
+            // Black flag: starts an emoji subdivision-flag tag sequence.
+            in_flag_sequence = true;
+            continue;
+        }
+        if is_tag_char(c) {
+            if !in_flag_sequence {
+                let v = c as u32 - 0xE0000;
+                if (0x20..0x7F).contains(&v) {
+                    tag_ascii.push(char::from(v as u8));
+                }
+            }
+            if c == '\u{E007F}' {
+                in_flag_sequence = false;
+            }
+            continue;
+        }
+        in_flag_sequence = false;
+        if is_zero_width(c) && !(c == '\u{FEFF}' && i == 0) {
+            zero_width += 1;
+        }
+        if matches!(c, '\u{202D}' | '\u{202E}') {
+            overrides += 1;
+            first_override_at.get_or_insert(i);
+        }
+    }
+    let mut flags = Vec::new();
+    let tag_ascii = tag_ascii.trim().to_string();
+    if !tag_ascii.is_empty() {
+        flags.push(SafetyFlag {
+            kind: SafetyKind::InvisibleCharacters,
+            severity: Severity::High,
+            location: FlagLocation::Text,
+            detail: format!(
+                "{} characters of ASCII hidden in Unicode tag characters",
+                tag_ascii.chars().count()
+            ),
+            excerpt: tag_ascii.chars().take(2 * EXCERPT_CONTEXT).collect(),
+        });
+    }
+    if overrides > 0 {
+        let at = first_override_at.unwrap_or(0);
+        let cleaned_context = strip_invisible(
+            &text[floor_boundary(text, at.saturating_sub(EXCERPT_CONTEXT))
+                ..ceil_boundary(text, at + EXCERPT_CONTEXT)],
+        );
+        flags.push(SafetyFlag {
+            kind: SafetyKind::InvisibleCharacters,
+            severity: Severity::Medium,
+            location: FlagLocation::Text,
+            detail: format!(
+                "{overrides} bidirectional override character(s) (U+202D/U+202E): displayed order differs from the text"
+            ),
+            excerpt: collapse_whitespace(&cleaned_context),
+        });
+    }
+    if zero_width >= ZERO_WIDTH_MIN {
+        flags.push(SafetyFlag {
+            kind: SafetyKind::InvisibleCharacters,
+            severity: Severity::Low,
+            location: FlagLocation::Text,
+            detail: format!("{zero_width} zero-width characters in the text"),
+            excerpt: String::new(),
+        });
+    }
+    Invisible {
+        flags,
+        tag_ascii: (!tag_ascii.is_empty()).then_some(tag_ascii),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// CSS hiding rules
+
+/// Why an element is hidden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hiding {
+    /// Hidden from everyone (display, visibility, size, position, colour …).
+    Hard(&'static str),
+    /// `aria-hidden="true"`: hidden from assistive technology only.
+    AriaHidden,
+}
+
+/// Classes and ids a page's `<style>` blocks hide.
+#[derive(Debug, Default)]
+struct HidingRules {
+    classes: HashMap<String, &'static str>,
+    ids: HashMap<String, &'static str>,
+}
+
+static CSS_RULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"([^{}]+)\{([^{}]*)\}").expect("valid CSS rule regex"));
+
+impl HidingRules {
+    fn from_document(doc: &Html) -> Self {
+        let mut rules = HidingRules::default();
+        for node in doc.tree.root().descendants() {
+            let Node::Element(el) = node.value() else {
+                continue;
+            };
+            if el.name() != "style" {
+                continue;
+            }
+            let css: String = node
+                .children()
+                .filter_map(|c| c.value().as_text().map(|t| t.to_string()))
+                .collect();
+            for cap in CSS_RULE.captures_iter(&css) {
+                let Some(reason) = declarations_hide(&cap[2]) else {
+                    continue;
+                };
+                for selector in cap[1].split(',') {
+                    let s = selector.trim();
+                    let simple = |name: &str| {
+                        !name.is_empty()
+                            && name
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    };
+                    if let Some(class) = s.strip_prefix('.')
+                        && simple(class)
+                    {
+                        rules.classes.insert(class.to_string(), reason);
+                    } else if let Some(id) = s.strip_prefix('#')
+                        && simple(id)
+                    {
+                        rules.ids.insert(id.to_string(), reason);
+                    }
+                }
+            }
+        }
+        rules
+    }
+}
+
+/// Parses `prop: value` pairs (lower-cased, `!important` dropped).
+fn declarations(css: &str) -> HashMap<String, String> {
+    css.split(';')
+        .filter_map(|decl| {
+            let (k, v) = decl.split_once(':')?;
+            let v = v.to_ascii_lowercase().replace("!important", "");
+            Some((k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        })
+        .collect()
+}
+
+fn css_length_px(v: &str) -> Option<f64> {
+    let v = v.trim();
+    let num: String = v
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.'))
+        .collect();
+    let n: f64 = num.parse().ok()?;
+    let unit = v[num.len()..].trim();
+    Some(match unit {
+        "" | "px" => n,
+        "em" | "rem" => n * 16.0,
+        "pt" => n * 4.0 / 3.0,
+        "vw" | "vh" | "%" => n * 10.0,
+        _ => n,
+    })
+}
+
+fn is_zero_length(v: &str) -> bool {
+    css_length_px(v).is_some_and(|n| n == 0.0)
+}
+
+fn normalize_color(v: &str) -> String {
+    let v = v.trim().to_ascii_lowercase().replace(' ', "");
+    match v.as_str() {
+        "#fff" | "#ffffff" | "white" | "rgb(255,255,255)" => "white".into(),
+        "#000" | "#000000" | "black" | "rgb(0,0,0)" => "black".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Why these declarations hide their element's text, if they do.
+fn declarations_hide(css: &str) -> Option<&'static str> {
+    let d = declarations(css);
+    let get = |k: &str| d.get(k).map(String::as_str);
+    if get("display") == Some("none") {
+        return Some("display:none");
+    }
+    if matches!(get("visibility"), Some("hidden" | "collapse")) {
+        return Some("visibility:hidden");
+    }
+    if get("font-size").is_some_and(is_zero_length) {
+        return Some("font-size:0");
+    }
+    if get("opacity").and_then(|v| v.parse::<f64>().ok()) == Some(0.0) {
+        return Some("opacity:0");
+    }
+    if get("text-indent")
+        .and_then(css_length_px)
+        .is_some_and(|n| n <= -999.0)
+    {
+        return Some("off-screen text-indent");
+    }
+    let positioned = matches!(get("position"), Some("absolute" | "fixed"));
+    if positioned
+        && ["left", "top", "right", "margin-left", "margin-top"]
+            .iter()
+            .any(|k| get(k).and_then(css_length_px).is_some_and(|n| n <= -999.0))
+    {
+        return Some("positioned off-screen");
+    }
+    if let Some(color) = get("color") {
+        let bg = get("background-color").or_else(|| get("background"));
+        if let Some(bg) = bg
+            && normalize_color(color) == normalize_color(bg)
+        {
+            return Some("text coloured like its background");
+        }
+    }
+    let zero_box = get("height").is_some_and(is_zero_length)
+        || get("max-height").is_some_and(is_zero_length)
+        || get("width").is_some_and(is_zero_length);
+    if zero_box && get("overflow") == Some("hidden") {
+        return Some("zero-size box with overflow:hidden");
+    }
+    if positioned && get("clip").is_some_and(|c| c.replace(' ', "").starts_with("rect(0")) {
+        return Some("clipped to nothing");
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------
+// The flattened document
+
+/// One node of the document in pre-order.
+struct FlatNode<'a> {
+    parent: Option<usize>,
+    /// Index of the last node in this node's subtree.
+    end: usize,
+    /// Text content (text nodes outside scripts and styles).
+    text: Option<&'a str>,
+    /// Comment content.
+    comment: Option<&'a str>,
+    /// The node is inside a link.
+    in_link: bool,
+    /// This element is a link to another site (its host).
+    outbound_host: Option<String>,
+    /// Why this element is hidden (own styles or attributes).
+    hiding: Option<Hiding>,
+    /// An ancestor is hidden.
+    inside_hidden: bool,
+    /// Element name (`None` for text and comments).
+    name: Option<&'a str>,
+}
+
+struct Flat<'a> {
+    nodes: Vec<FlatNode<'a>>,
+}
+
+/// Elements whose content is never displayed text.
+const INERT: &[&str] = &[
+    "script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "select",
+    "option", "textarea",
+];
+
+fn host_key(host: &str) -> String {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    psl::domain_str(&h).unwrap_or(&h).to_string()
+}
+
+impl<'a> Flat<'a> {
+    fn build(doc: &'a Html, css: &HidingRules, page_url: Option<&Url>) -> Self {
+        let page_site = page_url.and_then(|u| u.host_str()).map(host_key);
+        let mut nodes: Vec<FlatNode<'a>> = Vec::new();
+        // (node, parent index, in_link, inside_hidden)
+        let mut stack: Vec<(NodeRef<'a, Node>, Option<usize>, bool, bool)> =
+            vec![(doc.tree.root(), None, false, false)];
+        while let Some((node, parent, in_link, inside_hidden)) = stack.pop() {
+            let idx = nodes.len();
+            let mut entry = FlatNode {
+                parent,
+                end: idx,
+                text: None,
+                comment: None,
+                in_link,
+                outbound_host: None,
+                hiding: None,
+                inside_hidden,
+                name: None,
+            };
+            let mut descend = true;
+            let mut child_in_link = in_link;
+            match node.value() {
+                Node::Text(t) => entry.text = Some(&**t),
+                Node::Comment(c) => entry.comment = Some(&**c),
+                Node::Element(el) => {
+                    let name = el.name();
+                    entry.name = Some(name);
+                    if INERT.contains(&name) {
+                        descend = false;
+                    }
+                    entry.hiding = element_hiding(el, css);
+                    if name == "a"
+                        && let Some(href) = el.attr("href")
+                    {
+                        child_in_link = true;
+                        entry.outbound_host = outbound_host(href, page_url, page_site.as_deref());
+                    }
+                }
+                _ => {}
+            }
+            let hidden_below = inside_hidden || entry.hiding.is_some();
+            nodes.push(entry);
+            if descend {
+                let children: Vec<_> = node.children().collect();
+                for child in children.into_iter().rev() {
+                    stack.push((child, Some(idx), child_in_link, hidden_below));
+                }
+            }
+        }
+        // Subtree ends: in pre-order a node's subtree ends where its last
+        // descendant is; walk backwards propagating ends to parents.
+        for i in (0..nodes.len()).rev() {
+            let end = nodes[i].end;
+            if let Some(p) = nodes[i].parent
+                && nodes[p].end < end
+            {
+                nodes[p].end = end;
+            }
+        }
+        Flat { nodes }
+    }
+
+    fn subtree(&self, i: usize) -> &[FlatNode<'a>] {
+        &self.nodes[i..=self.nodes[i].end]
+    }
+
+    /// Text of a subtree (text nodes joined by spaces) and its link-text
+    /// characters.
+    fn text_of(&self, i: usize) -> (String, usize) {
+        let mut out = String::new();
+        let mut link_chars = 0;
+        for n in self.subtree(i) {
+            if let Some(t) = n.text {
+                let t = t.trim();
+                if t.is_empty() {
+                    continue;
+                }
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(t);
+                if n.in_link {
+                    link_chars += t.chars().count();
+                }
+            }
+        }
+        (out, link_chars)
+    }
+}
+
+fn element_hiding(el: &scraper::node::Element, css: &HidingRules) -> Option<Hiding> {
+    if let Some(style) = el.attr("style")
+        && let Some(reason) = declarations_hide(style)
+    {
+        return Some(Hiding::Hard(reason));
+    }
+    if el.attr("hidden").is_some() {
+        return Some(Hiding::Hard("hidden attribute"));
+    }
+    for class in el.classes() {
+        if let Some(reason) = css.classes.get(class) {
+            return Some(Hiding::Hard(reason));
+        }
+    }
+    if let Some(id) = el.id()
+        && let Some(reason) = css.ids.get(id)
+    {
+        return Some(Hiding::Hard(reason));
+    }
+    if el
+        .attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return Some(Hiding::AriaHidden);
+    }
+    None
+}
+
+/// The site of an outbound link, or `None` for internal, relative and
+/// non-http links.
+fn outbound_host(href: &str, page_url: Option<&Url>, page_site: Option<&str>) -> Option<String> {
+    let href = href.trim();
+    let target = match page_url {
+        Some(base) => base.join(href).ok()?,
+        None => Url::parse(href).ok()?,
+    };
+    if !matches!(target.scheme(), "http" | "https") {
+        return None;
+    }
+    let site = host_key(target.host_str()?);
+    if page_site == Some(site.as_str()) {
+        return None;
+    }
+    Some(site)
+}
+
+// ---------------------------------------------------------------------------
+// Hidden text
+
+fn hidden_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
+    let mut flags = Vec::new();
+    for (i, node) in flat.nodes.iter().enumerate() {
+        let Some(hiding) = node.hiding else { continue };
+        if node.inside_hidden {
+            continue; // only the outermost hidden element
+        }
+        let (text, link_chars) = flat.text_of(i);
+        if text.is_empty() {
+            continue;
+        }
+        let chars = text.chars().count();
+        // An injection phrase anywhere in hidden text is always serious.
+        let injections =
+            injection_flags(&strip_invisible(&text), FlagLocation::HiddenElement, None);
+        let serious: Vec<SafetyFlag> = injections
+            .into_iter()
+            .filter(|f| f.severity >= Severity::Medium)
+            .map(|mut f| {
+                f.severity = Severity::High;
+                f
+            })
+            .collect();
+        let prose = (link_chars as f64) < HIDDEN_PROSE_MAX_LINK_SHARE * chars as f64;
+        let (technique, severity) = match hiding {
+            Hiding::Hard(reason) => (reason, Severity::Medium),
+            Hiding::AriaHidden => ("aria-hidden=\"true\"", Severity::Low),
+        };
+        if !serious.is_empty() || (prose && chars >= HIDDEN_PROSE_MIN_CHARS) {
+            flags.push(SafetyFlag {
+                kind: SafetyKind::HiddenText,
+                severity: if serious.is_empty() {
+                    severity
+                } else {
+                    Severity::High
+                },
+                location: FlagLocation::HiddenElement,
+                detail: format!(
+                    "<{}> hidden by {technique}: {chars} characters{}",
+                    node.name.unwrap_or("?"),
+                    if serious.is_empty() {
+                        String::new()
+                    } else {
+                        " containing instructions for an AI reader".to_string()
+                    }
+                ),
+                excerpt: short_excerpt(&text),
+            });
+        }
+        flags.extend(serious);
+    }
+    flags
+}
+
+fn comment_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
+    flat.nodes
+        .iter()
+        .filter_map(|n| n.comment)
+        .flat_map(|c| injection_flags(&strip_invisible(c), FlagLocation::Comment, None))
+        .filter(|f| f.severity >= Severity::Medium)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Link farms
+
+/// Words that do not count for keyword stuffing.
+const ANCHOR_STOPWORDS: &[&str] = &[
+    "the", "and", "for", "with", "from", "your", "you", "our", "more", "click", "here", "read",
+    "this", "that", "www", "com", "http", "https",
+];
+
+fn link_farm_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
+    let n = flat.nodes.len();
+    let mut text_chars = vec![0usize; n];
+    let mut link_chars = vec![0usize; n];
+    let mut outbound = vec![0usize; n];
+    for i in (0..n).rev() {
+        let node = &flat.nodes[i];
+        if let Some(t) = node.text {
+            let c = t.trim().chars().count();
+            text_chars[i] += c;
+            if node.in_link {
+                link_chars[i] += c;
+            }
+        }
+        if node.outbound_host.is_some() {
+            outbound[i] += 1;
+        }
+        if let Some(p) = node.parent {
+            text_chars[p] += text_chars[i];
+            link_chars[p] += link_chars[i];
+            outbound[p] += outbound[i];
+        }
+    }
+    // Candidates by counts and link share, then by distinct sites.
+    let qualifies = |i: usize| -> Option<HashSet<&str>> {
+        let node = &flat.nodes[i];
+        node.name?;
+        if outbound[i] < LINK_FARM_MIN_OUTBOUND || text_chars[i] == 0 {
+            return None;
+        }
+        if (link_chars[i] as f64) < LINK_FARM_MIN_LINK_SHARE * text_chars[i] as f64 {
+            return None;
+        }
+        let hosts: HashSet<&str> = flat
+            .subtree(i)
+            .iter()
+            .filter_map(|n| n.outbound_host.as_deref())
+            .collect();
+        (hosts.len() >= LINK_FARM_MIN_HOSTS).then_some(hosts)
+    };
+    let mut qualifying: Vec<(usize, usize)> = Vec::new(); // (index, distinct hosts)
+    for i in 0..n {
+        if let Some(hosts) = qualifies(i) {
+            qualifying.push((i, hosts.len()));
+        }
+    }
+    // Keep the innermost: drop any block that contains another qualifying one.
+    let innermost: Vec<(usize, usize)> = qualifying
+        .iter()
+        .copied()
+        .filter(|&(i, _)| {
+            !qualifying
+                .iter()
+                .any(|&(j, _)| j > i && j <= flat.nodes[i].end)
+        })
+        .collect();
+    innermost
+        .into_iter()
+        .map(|(i, hosts)| {
+            let anchors = anchors_of(flat, i);
+            let stuffing = stuffed_keyword(&anchors);
+            let (text, _) = flat.text_of(i);
+            let share = link_chars[i] as f64 / text_chars[i].max(1) as f64;
+            SafetyFlag {
+                kind: SafetyKind::LinkFarm,
+                severity: if stuffing.is_some() {
+                    Severity::Medium
+                } else {
+                    Severity::Low
+                },
+                location: FlagLocation::Markup,
+                detail: format!(
+                    "<{}> with {} outbound links to {hosts} sites, {:.0}% link text{}",
+                    flat.nodes[i].name.unwrap_or("?"),
+                    outbound[i],
+                    share * 100.0,
+                    match &stuffing {
+                        Some((word, k, total)) =>
+                            format!("; keyword-stuffed anchors: {word:?} in {k} of {total}"),
+                        None => String::new(),
+                    }
+                ),
+                excerpt: short_excerpt(&text),
+            }
+        })
+        .collect()
+}
+
+/// The texts of outbound anchors in a subtree.
+fn anchors_of(flat: &Flat<'_>, i: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let end = flat.nodes[i].end;
+    let mut k = i;
+    while k <= end {
+        let node = &flat.nodes[k];
+        if node.outbound_host.is_some() {
+            let (t, _) = flat.text_of(k);
+            out.push(t);
+            k = node.end + 1;
+        } else {
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The word that appears in the largest share of anchors, when that share
+/// reaches [`STUFFING_MIN_SHARE`] of at least [`STUFFING_MIN_ANCHORS`]
+/// anchors: `(word, anchors with it, anchors)`.
+fn stuffed_keyword(anchors: &[String]) -> Option<(String, usize, usize)> {
+    if anchors.len() < STUFFING_MIN_ANCHORS {
+        return None;
+    }
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for a in anchors {
+        let words: HashSet<String> = a
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 3)
+            .map(str::to_lowercase)
+            .filter(|w| !ANCHOR_STOPWORDS.contains(&w.as_str()))
+            .collect();
+        for w in words {
+            *counts.entry(w).or_default() += 1;
+        }
+    }
+    let (word, k) = counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    (k as f64 >= STUFFING_MIN_SHARE * anchors.len() as f64).then_some((word, k, anchors.len()))
+}

@@ -1,0 +1,727 @@
+//! Verdicts: is a fetched page readable evidence, or a wall?
+//!
+//! This is agbrowse's scoring (seed 003, UPSTREAM-NOTES §4), number for
+//! number:
+//!
+//! ```text
+//! score = min(45, ⌊text_chars / 80⌋)          length
+//!       + min(20, ⌊density · 20⌋)             density
+//!       + 8 if the title has ≥ 8 characters    title
+//!       + min(15, 5 · meta)                    meta (canonical, description, OpenGraph, JSON-LD)
+//!       + trust(source)                        public_endpoint 20 … reader 4
+//!       − 25 per challenge marker, − 35 per auth marker, − 25 per paywall marker
+//! ```
+//!
+//! floored at 0. Text and title are whitespace-normalised first (runs of
+//! whitespace become one space); lengths are Unicode characters. Markers
+//! are searched in `title + "\n" + text`, case-insensitively, and each
+//! matching pattern counts once.
+//!
+//! **Density** is agbrowse's `text.length / rawTextLength`: the characters
+//! of the extracted text divided by the characters of the raw document the
+//! step received (the decoded HTML body, or the browser's rendered HTML),
+//! clamped to 0–1. When the text came straight from an API (public
+//! endpoints) there is no raw document and the density is 1, as in
+//! agbrowse. It rewards pages whose markup is mostly content rather than
+//! scripts, styles and chrome.
+//!
+//! The verdict, first match wins ([`assess`]):
+//!
+//! 1. the content type cannot be read as text (images, PDFs, archives) →
+//!    `unsupported`;
+//! 2. HTTP status ≥ 400: the score is 0 and 401 → `auth_required`, 402 →
+//!    `paywall`, 403 → `challenge` when any marker is present else
+//!    `blocked`, 429 → `blocked`, any other status → the first marker kind
+//!    found (auth, paywall, challenge) or `blocked`;
+//! 3. an auth marker and text < 1500 chars → `auth_required`;
+//! 4. a paywall marker and text < 1500 → `paywall`;
+//! 5. a challenge marker and text < 1000 → `challenge`;
+//! 6. an empty JavaScript shell that no browser rendered, and not
+//!    `strong_ok` by score → `browser_required`;
+//! 7. score ≥ 50 → `strong_ok`; ≥ 20 → `weak_ok`; otherwise `blocked`.
+//!
+//! `error` is for fetches that failed outright (transport, timeout,
+//! redirect loops). `ok` is true only for `strong_ok` and `weak_ok`.
+//!
+//! [`Fetcher::verify`] runs the fetch ladder on one URL and always returns
+//! a [`VerifyReport`] (`ferret.verify.v1`): failures are verdicts, never
+//! errors.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+use regex::RegexSet;
+use serde::{Deserialize, Serialize};
+
+use crate::fetch::{
+    Escalation, FetchError, FetchOptions, FetchedPage, Fetcher, Warning, WarningCode,
+};
+use crate::safety::SafetyFlag;
+
+/// The schema name of [`VerifyReport`].
+pub const VERIFY_SCHEMA: &str = "ferret.verify.v1";
+
+/// Score at or above which a page is `strong_ok`.
+pub const STRONG_OK_MIN_SCORE: u32 = 50;
+/// Score at or above which a page is `weak_ok`.
+pub const WEAK_OK_MIN_SCORE: u32 = 20;
+/// An auth marker on a page with fewer text characters than this means
+/// `auth_required`.
+pub const AUTH_MAX_TEXT_CHARS: usize = 1500;
+/// A paywall marker on a page with fewer text characters than this means
+/// `paywall`.
+pub const PAYWALL_MAX_TEXT_CHARS: usize = 1500;
+/// A challenge marker on a page with fewer text characters than this means
+/// `challenge`.
+pub const CHALLENGE_MAX_TEXT_CHARS: usize = 1000;
+/// Characters of normalised text in [`VerifyReport::text_excerpt`].
+pub const EXCERPT_CHARS: usize = 1200;
+
+/// Points per 80 characters of text, capped at this.
+pub const LENGTH_MAX_POINTS: u32 = 45;
+/// Characters of text per length point.
+pub const CHARS_PER_LENGTH_POINT: usize = 80;
+/// Density points at density 1.
+pub const DENSITY_MAX_POINTS: u32 = 20;
+/// Points for a title of at least [`TITLE_MIN_CHARS`] characters.
+pub const TITLE_POINTS: u32 = 8;
+/// Shortest title that earns [`TITLE_POINTS`].
+pub const TITLE_MIN_CHARS: usize = 8;
+/// Points per meta signal.
+pub const META_POINTS_EACH: u32 = 5;
+/// Meta points are capped at this.
+pub const META_MAX_POINTS: u32 = 15;
+
+/// Where a page's text came from: agbrowse's reader sources, each with its
+/// trust points ([`Source::trust`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A site's own public API (GitHub, Wikipedia, arXiv, HN, Reddit,
+    /// package registries).
+    PublicEndpoint,
+    /// JSON a page loaded, captured from the browser's network.
+    NetworkApi,
+    /// A person resolved a challenge or login.
+    HumanResolved,
+    /// A plain HTTP fetch of the page.
+    Fetch,
+    /// A browser with the user's session (login partition).
+    BrowserUser,
+    /// A headless browser on an ephemeral profile.
+    Browser,
+    /// Page metadata only (title, description, JSON-LD).
+    Metadata,
+    /// A third-party reader service.
+    #[serde(alias = "third_party_reader")]
+    ThirdParty,
+    /// A local reader pass over HTML handed in by the caller.
+    Reader,
+}
+
+/// Trust points per source (agbrowse's `SOURCE_TRUST`).
+const SOURCE_TRUST: &[(Source, u32)] = &[
+    (Source::PublicEndpoint, 20),
+    (Source::NetworkApi, 16),
+    (Source::HumanResolved, 14),
+    (Source::Fetch, 12),
+    (Source::BrowserUser, 11),
+    (Source::Browser, 10),
+    (Source::Metadata, 6),
+    (Source::ThirdParty, 5),
+    (Source::Reader, 4),
+];
+
+impl Source {
+    /// Every source, in trust order.
+    pub const ALL: [Source; 9] = [
+        Source::PublicEndpoint,
+        Source::NetworkApi,
+        Source::HumanResolved,
+        Source::Fetch,
+        Source::BrowserUser,
+        Source::Browser,
+        Source::Metadata,
+        Source::ThirdParty,
+        Source::Reader,
+    ];
+
+    /// The source's trust points.
+    pub fn trust(self) -> u32 {
+        SOURCE_TRUST
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map_or(0, |(_, t)| *t)
+    }
+
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::PublicEndpoint => "public_endpoint",
+            Source::NetworkApi => "network_api",
+            Source::HumanResolved => "human_resolved",
+            Source::Fetch => "fetch",
+            Source::BrowserUser => "browser_user",
+            Source::Browser => "browser",
+            Source::Metadata => "metadata",
+            Source::ThirdParty => "third_party",
+            Source::Reader => "reader",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The verdict vocabulary (agbrowse's, exactly).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Readable, high-scoring evidence (score ≥ 50).
+    StrongOk,
+    /// Readable but thin or weakly scored (score ≥ 20): corroborate.
+    WeakOk,
+    /// Nothing usable: access refused, empty or too short.
+    Blocked,
+    /// A login wall.
+    AuthRequired,
+    /// A bot check / WAF challenge.
+    Challenge,
+    /// A paywall.
+    Paywall,
+    /// The page needs JavaScript and no browser could render it.
+    BrowserRequired,
+    /// Content that cannot be read as text (image, PDF, archive …) or a URL
+    /// scheme that is never fetched.
+    Unsupported,
+    /// The fetch failed outright (transport, timeout, redirect loop).
+    Error,
+}
+
+impl Verdict {
+    /// Every verdict.
+    pub const ALL: [Verdict; 9] = [
+        Verdict::StrongOk,
+        Verdict::WeakOk,
+        Verdict::Blocked,
+        Verdict::AuthRequired,
+        Verdict::Challenge,
+        Verdict::Paywall,
+        Verdict::BrowserRequired,
+        Verdict::Unsupported,
+        Verdict::Error,
+    ];
+
+    /// `strong_ok` or `weak_ok`.
+    pub fn is_ok(self) -> bool {
+        matches!(self, Verdict::StrongOk | Verdict::WeakOk)
+    }
+
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::StrongOk => "strong_ok",
+            Verdict::WeakOk => "weak_ok",
+            Verdict::Blocked => "blocked",
+            Verdict::AuthRequired => "auth_required",
+            Verdict::Challenge => "challenge",
+            Verdict::Paywall => "paywall",
+            Verdict::BrowserRequired => "browser_required",
+            Verdict::Unsupported => "unsupported",
+            Verdict::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A string that is not a verdict name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown verdict {0:?}: expected one of strong_ok, weak_ok, blocked, auth_required, \
+     challenge, paywall, browser_required, unsupported, error"
+)]
+pub struct UnknownVerdict(pub String);
+
+impl FromStr for Verdict {
+    type Err = UnknownVerdict;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Verdict::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s.trim())
+            .ok_or_else(|| UnknownVerdict(s.to_string()))
+    }
+}
+
+/// The kind of an access-boundary marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    /// A bot check (captcha, Cloudflare …): −25.
+    Challenge,
+    /// A login prompt: −35.
+    Auth,
+    /// A subscription prompt: −25.
+    Paywall,
+}
+
+impl MarkerKind {
+    /// Points a marker of this kind takes off the score.
+    pub fn penalty(self) -> u32 {
+        match self {
+            MarkerKind::Challenge => 25,
+            MarkerKind::Auth => 35,
+            MarkerKind::Paywall => 25,
+        }
+    }
+}
+
+/// The marker table: kind, the pattern's name, and its regular expression
+/// (case-insensitive; `(?-u:\b)` is an ASCII word boundary, as in
+/// JavaScript, so `sign in` next to CJK text still matches).
+pub const MARKERS: &[(MarkerKind, &str, &str)] = &[
+    (MarkerKind::Challenge, "captcha", r"(?-u:\b)captcha(?-u:\b)"),
+    (
+        MarkerKind::Challenge,
+        "checking your browser",
+        r"checking your browser",
+    ),
+    (
+        MarkerKind::Challenge,
+        "verify you are human",
+        r"verify you are human",
+    ),
+    (MarkerKind::Challenge, "are you a robot", r"are you a robot"),
+    (MarkerKind::Challenge, "cloudflare", r"cloudflare"),
+    (
+        MarkerKind::Challenge,
+        "attention required",
+        r"attention required",
+    ),
+    (MarkerKind::Challenge, "security check", r"security check"),
+    (MarkerKind::Auth, "sign in", r"(?-u:\b)sign in(?-u:\b)"),
+    (MarkerKind::Auth, "log in", r"(?-u:\b)log in(?-u:\b)"),
+    (MarkerKind::Auth, "create an account", r"create an account"),
+    (
+        MarkerKind::Auth,
+        "authentication required",
+        r"authentication required",
+    ),
+    (
+        MarkerKind::Paywall,
+        "subscribe",
+        r"(?-u:\b)subscribe(?-u:\b)",
+    ),
+    (
+        MarkerKind::Paywall,
+        "subscription",
+        r"(?-u:\b)subscription(?-u:\b)",
+    ),
+    (MarkerKind::Paywall, "continue reading", r"continue reading"),
+    (MarkerKind::Paywall, "members only", r"members only"),
+];
+
+static MARKER_SET: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(MARKERS.iter().map(|(_, _, re)| format!("(?i){re}")))
+        .expect("the marker table holds valid regular expressions")
+});
+
+/// A marker found on a page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Its kind.
+    pub kind: MarkerKind,
+    /// The pattern that matched (its name in [`MARKERS`]).
+    pub pattern: String,
+}
+
+/// The markers in `text` (each pattern at most once, in table order).
+pub fn find_markers(text: &str) -> Vec<Marker> {
+    MARKER_SET
+        .matches(text)
+        .into_iter()
+        .map(|i| Marker {
+            kind: MARKERS[i].0,
+            pattern: MARKERS[i].1.to_string(),
+        })
+        .collect()
+}
+
+/// Collapses runs of whitespace to one space and trims (agbrowse's
+/// `normalizeWhitespace`).
+pub fn normalize_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// What the verdict is computed from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VerifyInput<'a> {
+    /// The HTTP status of the final response, when there was one.
+    pub status: Option<u16>,
+    /// The page title.
+    pub title: Option<&'a str>,
+    /// The extracted text.
+    pub text: &'a str,
+    /// Characters of the raw document the text was extracted from (decoded
+    /// HTML); `None` when the text came directly from an API (density 1).
+    pub raw_chars: Option<usize>,
+    /// How many meta signals the page has (canonical, description,
+    /// OpenGraph, JSON-LD; 0–4).
+    pub meta_count: u8,
+    /// Where the text came from.
+    pub source: Source,
+    /// The page is an empty JavaScript shell that no browser rendered.
+    pub unrendered_js_shell: bool,
+    /// The content type is not readable as text.
+    pub unsupported_content: bool,
+}
+
+impl<'a> VerifyInput<'a> {
+    /// An input with just text and source (status 200 assumed absent, no
+    /// title, no meta, density 1).
+    pub fn text(text: &'a str, source: Source) -> Self {
+        VerifyInput {
+            status: None,
+            title: None,
+            text,
+            raw_chars: None,
+            meta_count: 0,
+            source,
+            unrendered_js_shell: false,
+            unsupported_content: false,
+        }
+    }
+}
+
+/// The score, part by part (all points; `total` is what the thresholds
+/// compare).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreBreakdown {
+    /// `min(45, ⌊text_chars / 80⌋)`.
+    pub length: u32,
+    /// `min(20, ⌊density · 20⌋)`.
+    pub density: u32,
+    /// 8 when the title has at least 8 characters.
+    pub title: u32,
+    /// `min(15, 5 · meta_count)`.
+    pub meta: u32,
+    /// The source's trust points.
+    pub trust: u32,
+    /// Points the markers took off.
+    pub marker_penalty: u32,
+    /// The final score (0 when the HTTP status is ≥ 400).
+    pub total: u32,
+    /// Characters of normalised text.
+    pub text_chars: usize,
+    /// The density ratio (0–1).
+    pub density_ratio: f64,
+    /// Meta signals counted (0–4).
+    pub meta_count: u8,
+    /// The score was set to 0 because the HTTP status was ≥ 400.
+    pub zeroed_by_status: bool,
+}
+
+impl ScoreBreakdown {
+    fn empty() -> Self {
+        ScoreBreakdown {
+            length: 0,
+            density: 0,
+            title: 0,
+            meta: 0,
+            trust: 0,
+            marker_penalty: 0,
+            total: 0,
+            text_chars: 0,
+            density_ratio: 0.0,
+            meta_count: 0,
+            zeroed_by_status: false,
+        }
+    }
+}
+
+/// A verdict with everything that led to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Assessment {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// `strong_ok` or `weak_ok`.
+    pub ok: bool,
+    /// The score, part by part.
+    pub score: ScoreBreakdown,
+    /// The markers found in title and text.
+    pub markers: Vec<Marker>,
+    /// Why this verdict, in a few words (`http-403`, `auth-marker`,
+    /// `score≥50` …).
+    pub reason: String,
+}
+
+impl Assessment {
+    /// An assessment for a fetch that produced no page.
+    pub fn failed(verdict: Verdict, reason: impl Into<String>) -> Self {
+        Assessment {
+            verdict,
+            ok: verdict.is_ok(),
+            score: ScoreBreakdown::empty(),
+            markers: Vec::new(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether this assessment ranks above `other` when choosing between two
+    /// readings of the same page: an ok verdict first, then the higher score.
+    pub fn better_than(&self, other: &Assessment) -> bool {
+        (self.ok, self.score.total) > (other.ok, other.score.total)
+    }
+}
+
+/// Scores a page and gives its verdict (see the module docs for the rules).
+/// Never panics, whatever the input.
+pub fn assess(input: &VerifyInput<'_>) -> Assessment {
+    let text = normalize_whitespace(input.text);
+    let title = normalize_whitespace(input.title.unwrap_or_default());
+    let text_chars = text.chars().count();
+    let title_chars = title.chars().count();
+    let markers = find_markers(&format!("{title}\n{text}"));
+
+    let density_ratio = match input.raw_chars {
+        Some(raw) if raw > 0 => (text_chars as f64 / raw as f64).clamp(0.0, 1.0),
+        _ => {
+            if text_chars > 0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    };
+    let length = (text_chars / CHARS_PER_LENGTH_POINT).min(LENGTH_MAX_POINTS as usize) as u32;
+    let density =
+        ((density_ratio * f64::from(DENSITY_MAX_POINTS)).floor() as u32).min(DENSITY_MAX_POINTS);
+    let title_points = if title_chars >= TITLE_MIN_CHARS {
+        TITLE_POINTS
+    } else {
+        0
+    };
+    let meta = (u32::from(input.meta_count) * META_POINTS_EACH).min(META_MAX_POINTS);
+    let trust = input.source.trust();
+    let raw_score = length + density + title_points + meta + trust;
+    let marker_penalty: u32 = markers.iter().map(|m| m.kind.penalty()).sum();
+    let mut score = ScoreBreakdown {
+        length,
+        density,
+        title: title_points,
+        meta,
+        trust,
+        marker_penalty,
+        total: raw_score.saturating_sub(marker_penalty),
+        text_chars,
+        density_ratio,
+        meta_count: input.meta_count,
+        zeroed_by_status: false,
+    };
+    let has = |kind: MarkerKind| markers.iter().any(|m| m.kind == kind);
+
+    let (verdict, reason) = if input.unsupported_content {
+        score.total = 0;
+        (Verdict::Unsupported, "unsupported-content-type".to_string())
+    } else if let Some(status) = input.status.filter(|s| *s >= 400) {
+        score.total = 0;
+        score.zeroed_by_status = true;
+        let verdict = match status {
+            401 => Verdict::AuthRequired,
+            402 => Verdict::Paywall,
+            403 if !markers.is_empty() => Verdict::Challenge,
+            403 | 429 => Verdict::Blocked,
+            _ if has(MarkerKind::Auth) => Verdict::AuthRequired,
+            _ if has(MarkerKind::Paywall) => Verdict::Paywall,
+            _ if has(MarkerKind::Challenge) => Verdict::Challenge,
+            _ => Verdict::Blocked,
+        };
+        (verdict, format!("http-{status}"))
+    } else if has(MarkerKind::Auth) && text_chars < AUTH_MAX_TEXT_CHARS {
+        (Verdict::AuthRequired, "auth-marker".to_string())
+    } else if has(MarkerKind::Paywall) && text_chars < PAYWALL_MAX_TEXT_CHARS {
+        (Verdict::Paywall, "paywall-marker".to_string())
+    } else if has(MarkerKind::Challenge) && text_chars < CHALLENGE_MAX_TEXT_CHARS {
+        (Verdict::Challenge, "challenge-marker".to_string())
+    } else if input.unrendered_js_shell && score.total < STRONG_OK_MIN_SCORE {
+        (Verdict::BrowserRequired, "javascript-shell".to_string())
+    } else if score.total >= STRONG_OK_MIN_SCORE {
+        (Verdict::StrongOk, format!("score≥{STRONG_OK_MIN_SCORE}"))
+    } else if score.total >= WEAK_OK_MIN_SCORE {
+        (Verdict::WeakOk, format!("score≥{WEAK_OK_MIN_SCORE}"))
+    } else {
+        (Verdict::Blocked, format!("score<{WEAK_OK_MIN_SCORE}"))
+    };
+    Assessment {
+        verdict,
+        ok: verdict.is_ok(),
+        score,
+        markers,
+        reason,
+    }
+}
+
+/// The `ferret.verify.v1` envelope: one URL's readability verdict
+/// (agbrowse's `agbrowse-search-verify-v1`, snake_case, plus the score).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifyReport {
+    /// `ferret.verify.v1`.
+    pub schema: String,
+    /// The URL asked for.
+    pub url: String,
+    /// Where the page ended up (the URL asked for when nothing was fetched).
+    pub final_url: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// `strong_ok` or `weak_ok`.
+    pub ok: bool,
+    /// Which ladder step produced the page; `None` (JSON `"unknown"`) when
+    /// none did.
+    #[serde(with = "source_or_unknown")]
+    pub source: Option<Source>,
+    /// The page title, or `null`.
+    pub title: Option<String>,
+    /// The first 1200 characters of the whitespace-normalised text.
+    pub text_excerpt: String,
+    /// What went wrong or was noticed on the way.
+    pub warnings: Vec<Warning>,
+    /// Whether a browser was used.
+    pub chrome_used: bool,
+    /// The score, part by part.
+    pub score: ScoreBreakdown,
+    /// The markers found.
+    pub markers: Vec<Marker>,
+    /// Why this verdict, in a few words.
+    pub reason: String,
+    /// The final HTTP status, when there was a response.
+    pub status: Option<u16>,
+    /// How the ladder escalated, if it did.
+    pub escalation: Option<Escalation>,
+    /// Content-safety flags (prompt injection, hidden text, link farms).
+    pub safety: Vec<SafetyFlag>,
+    /// Wall time of the whole verification.
+    pub elapsed_ms: u64,
+}
+
+mod source_or_unknown {
+    use super::Source;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Source>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(src) => src.serialize(s),
+            None => s.serialize_str("unknown"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Source>, D::Error> {
+        let raw = String::deserialize(d)?;
+        if raw == "unknown" {
+            return Ok(None);
+        }
+        Source::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&raw)).map(Some)
+    }
+}
+
+/// The first `max` characters of `text`, whitespace-normalised.
+pub fn excerpt(text: &str, max: usize) -> String {
+    normalize_whitespace(text).chars().take(max).collect()
+}
+
+impl VerifyReport {
+    /// The report for a fetched page.
+    pub fn from_page(page: &FetchedPage) -> Self {
+        VerifyReport {
+            schema: VERIFY_SCHEMA.to_string(),
+            url: page.url.clone(),
+            final_url: if page.final_url.is_empty() {
+                page.url.clone()
+            } else {
+                page.final_url.clone()
+            },
+            verdict: page.verdict,
+            ok: page.ok,
+            source: Some(page.source),
+            title: page.title.clone(),
+            text_excerpt: excerpt(&page.text, EXCERPT_CHARS),
+            warnings: page.warnings.clone(),
+            chrome_used: page.chrome_used,
+            score: page.score.clone(),
+            markers: page.markers.clone(),
+            reason: page.verdict_reason.clone(),
+            status: page.status,
+            escalation: page.escalation.clone(),
+            safety: page.safety.clone(),
+            elapsed_ms: page.elapsed_ms,
+        }
+    }
+
+    /// The report for a fetch that failed. A failure that still carries a
+    /// page (an HTTP error status) is reported from that page.
+    pub fn from_error(url: &str, error: &FetchError, elapsed_ms: u64) -> Self {
+        if let FetchError::HttpStatus { page, .. } = error {
+            let mut report = Self::from_page(page);
+            report.elapsed_ms = elapsed_ms;
+            return report;
+        }
+        let verdict = error.verdict();
+        VerifyReport {
+            schema: VERIFY_SCHEMA.to_string(),
+            url: url.to_string(),
+            final_url: url.to_string(),
+            verdict,
+            ok: false,
+            source: None,
+            title: None,
+            text_excerpt: String::new(),
+            warnings: vec![Warning::new(WarningCode::FetchFailed, error.to_string())],
+            chrome_used: matches!(error, FetchError::BrowserFailed { .. }),
+            score: ScoreBreakdown::empty(),
+            markers: Vec::new(),
+            reason: error.code().to_string(),
+            status: None,
+            escalation: None,
+            safety: Vec::new(),
+            elapsed_ms,
+        }
+    }
+}
+
+impl Fetcher {
+    /// Fetches `url` through the ladder (browser mode as configured) and
+    /// judges it. Never fails: a failed fetch is a verdict (`error`,
+    /// `blocked`, `browser_required`, `unsupported`).
+    pub async fn verify(&self, url: &str) -> VerifyReport {
+        self.verify_with(url, &FetchOptions::default()).await
+    }
+
+    /// [`Fetcher::verify`] with options (e.g. a per-call
+    /// [`BrowserMode`](crate::fetch::BrowserMode)).
+    pub async fn verify_with(&self, url: &str, options: &FetchOptions) -> VerifyReport {
+        let start = std::time::Instant::now();
+        match self.fetch(url, options).await {
+            Ok(page) => VerifyReport::from_page(&page),
+            Err(e) => VerifyReport::from_error(
+                url.trim(),
+                &e,
+                start.elapsed().as_millis().min(u128::from(u64::MAX)) as u64,
+            ),
+        }
+    }
+}
