@@ -6,6 +6,8 @@
 
 #[path = "cli/check_url.rs"]
 mod check_url;
+#[path = "cli/index.rs"]
+mod index;
 #[path = "cli/output.rs"]
 mod output;
 #[path = "cli/plan.rs"]
@@ -35,6 +37,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Check a URL against the URL guard (SSRF rules).
     CheckUrl(check_url::CheckUrlArgs),
+    /// Manage the local index (the offline default engine).
+    Index(index::IndexArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
             Command::Plan(args) => plan::run(args).await,
             Command::Search(args) => search::run(args).await,
             Command::CheckUrl(args) => check_url::run(args).await,
+            Command::Index(args) => index::run(args).await,
         }
     });
     match result {

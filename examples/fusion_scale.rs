@@ -2,14 +2,15 @@
 //! input of `shared/bench/peers/fusion_peers.py` (8 engines × N results).
 //!
 //! ```text
-//! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--no-near-dup]
+//! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--threads T] [--no-near-dup]
 //! cargo run --release --example fusion_scale -- --per-engine 50 --digest
 //! ```
 //!
 //! Prints one JSON line: input size, the number of distinct canonical URLs
 //! ("truth"), results, near-duplicates folded, each run's time, and memory:
-//! CPU time of each run (this thread's, from `/proc/thread-self/schedstat`:
-//! wall time on a shared machine includes waiting for a core), and memory:
+//! CPU time of each run (all threads, from `/proc/self/stat`, 10 ms
+//! resolution: wall time on a shared machine includes waiting for a core),
+//! and memory:
 //! the resident set before fusing, the peak while fusing (the kernel's
 //! high-water mark, reset through `/proc/self/clear_refs` after the input is
 //! built), and the difference per input hit. `--digest` prints the input's
@@ -37,15 +38,17 @@ fn status_kb(field: &str) -> Option<u64> {
         .ok()
 }
 
-/// CPU time this thread has run, in ns (`/proc/thread-self/schedstat`), so
-/// the numbers mean something on a machine busy with other work.
-fn cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+/// CPU time of the whole process (all threads, exited ones included) in ms,
+/// from `/proc/self/stat` (clock ticks, usually 10 ms), so the numbers mean
+/// something on a machine busy with other work.
+fn cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may contain spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) * 10.0)
 }
 
 /// Reset the peak-RSS mark (Linux ≥ 4.0); false when not possible.
@@ -58,6 +61,7 @@ struct Args {
     runs: usize,
     near_dup: bool,
     digest: bool,
+    threads: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -66,6 +70,7 @@ fn parse_args() -> Result<Args, String> {
         runs: 3,
         near_dup: true,
         digest: false,
+        threads: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -79,10 +84,11 @@ fn parse_args() -> Result<Args, String> {
             "--per-engine" => args.per_engine = value("--per-engine")?,
             "--runs" => args.runs = value("--runs")?.max(1),
             "--no-near-dup" => args.near_dup = false,
+            "--threads" => args.threads = value("--threads")?,
             "--digest" => args.digest = true,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; use --per-engine N [--runs R] [--no-near-dup] [--digest]"
+                    "unknown argument {other:?}; use --per-engine N [--runs R] [--threads T] [--no-near-dup] [--digest]"
                 ));
             }
         }
@@ -119,7 +125,7 @@ fn main() -> ExitCode {
 
     let base = FusionOptions::new(fusion_input::QUERY);
     let now = parse_date("2026-11-29T00:00:00Z", base.now).expect("a valid date");
-    let mut options = base.with_now(now);
+    let mut options = base.with_now(now).with_threads(args.threads);
     if !args.near_dup {
         options = options.with_near_dup(None);
     }
@@ -132,12 +138,12 @@ fn main() -> ExitCode {
     for _ in 0..args.runs {
         rss_before = status_kb("VmRSS:").unwrap_or(0);
         let peak_ok = reset_peak();
-        let cpu = cpu_ns();
+        let cpu = cpu_ms();
         let t = Instant::now();
         let fused = fuse(&calls, &options);
         times.push(t.elapsed().as_secs_f64() * 1e3);
-        if let (Some(a), Some(b)) = (cpu, cpu_ns()) {
-            cpu_times.push(b.saturating_sub(a) as f64 / 1e6);
+        if let (Some(a), Some(b)) = (cpu, cpu_ms()) {
+            cpu_times.push(b - a);
         }
         peak = if peak_ok {
             status_kb("VmHWM:").unwrap_or(0)
@@ -157,15 +163,16 @@ fn main() -> ExitCode {
     let median = sorted[sorted.len() / 2];
     let extra_kb = peak.saturating_sub(rss_before);
     let times_json: Vec<String> = times.iter().map(|t| format!("{t:.1}")).collect();
-    let cpu_json: Vec<String> = cpu_times.iter().map(|t| format!("{t:.1}")).collect();
+    let cpu_json: Vec<String> = cpu_times.iter().map(|t| format!("{t:.0}")).collect();
     println!(
-        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}}}",
+        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"threads\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}}}",
         args.per_engine,
         summary.0,
         summary.1,
         summary.2,
         summary.3,
         args.near_dup,
+        args.threads,
         times_json.join(","),
         cpu_json.join(","),
         sorted[0],

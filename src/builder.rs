@@ -42,6 +42,7 @@ pub enum Stack {
 /// assert_eq!(response.schema, "ferret.search.v1");
 /// # });
 /// ```
+#[derive(Default)]
 pub struct FerretBuilder {
     engines: Vec<(DynEngine, Stack)>,
     cache: Option<Arc<dyn SearchCache>>,
@@ -65,22 +66,6 @@ impl std::fmt::Debug for FerretBuilder {
             .field("timeout", &self.timeout)
             .field("deadline", &self.deadline)
             .finish()
-    }
-}
-
-impl Default for FerretBuilder {
-    fn default() -> Self {
-        FerretBuilder {
-            engines: Vec::new(),
-            cache: None,
-            breaker_store: None,
-            planner: None,
-            timeout: None,
-            llm_timeout: None,
-            deadline: None,
-            concurrency: None,
-            notes: Vec::new(),
-        }
     }
 }
 

@@ -24,11 +24,41 @@ fn ferret_bin() -> PathBuf {
     bin
 }
 
+/// Variables that would make a test reach a real service.
+const NETWORK_VARS: &[&str] = &[
+    "BRAVE_API_KEY",
+    "EXA_API_KEY",
+    "TAVILY_API_KEY",
+    "GROK_API_URL",
+    "GROK_API_KEY",
+    "SEARXNG_URL",
+    "GITHUB_TOKEN",
+    "FERRET_REDIS_URL",
+    "FERRET_CDP_URL",
+];
+
+/// Point every keyless engine at a closed loopback port, so a test that
+/// searches exercises the "unreachable engine" path without leaving the
+/// machine.
+const UNREACHABLE: &[(&str, &str)] = &[
+    ("DUCKDUCKGO_API_BASE", "http://127.0.0.1:9"),
+    ("BING_API_BASE", "http://127.0.0.1:9"),
+    ("WIKIPEDIA_API_BASE", "http://127.0.0.1:9"),
+    ("GITHUB_API_BASE", "http://127.0.0.1:9"),
+];
+
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let home = tempfile_dir();
+    run_in(&tempfile_dir(), args, stdin)
+}
+
+fn run_in(home: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(ferret_bin());
+    for var in NETWORK_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.envs(UNREACHABLE.iter().copied());
     cmd.args(args)
-        .env("FERRET_HOME", &home)
+        .env("FERRET_HOME", home)
         .env_remove("FERRET_ALLOW_PRIVATE_URLS")
         .env_remove("FERRET_STRICT_SSRF")
         .stdin(if stdin.is_some() {
@@ -199,4 +229,94 @@ fn search_with_unreadable_stdin_rows_gives_an_empty_set_and_a_warning() {
     assert_eq!(v["results"].as_array().unwrap().len(), 0);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("warning"), "{err}");
+}
+
+#[test]
+fn offline_search_answers_from_the_seeded_local_index_and_reports_unreachable_engines() {
+    let home = tempfile_dir();
+    let out = run_in(
+        &home,
+        &["search", "canonical URL tracking parameters", "--json", "--timeout", "15"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty(), "no results from the local index: {v}");
+    assert!(
+        results[0]["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["engine"] == "local"),
+        "{}",
+        results[0]
+    );
+    let engines = v["engines"].as_array().unwrap();
+    let local = engines.iter().find(|e| e["name"] == "local").unwrap();
+    assert_eq!(local["status"], "ok");
+    for name in ["duckduckgo", "bing", "wikipedia", "github"] {
+        let e = engines.iter().find(|e| e["name"] == name).unwrap();
+        assert_eq!(e["status"], "error", "{name}: {e}");
+        assert_eq!(e["error_kind"], "transport", "{name}: {e}");
+    }
+    for key in ["name", "status", "elapsed_ms", "count"] {
+        assert!(engines[0].get(key).is_some(), "report lacks {key}");
+    }
+
+    // The seeding message is said once, in the human-readable mode.
+    let home2 = tempfile_dir();
+    let out = run_in(&home2, &["search", "pro mode", "--engines", "local"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seeded it with Ferret's user guide"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("engine local"), "{text}");
+    let again = run_in(&home2, &["search", "pro mode", "--engines", "local"], None);
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("seeded"));
+}
+
+#[test]
+fn index_add_indexes_a_folder_incrementally() {
+    let home = tempfile_dir();
+    let notes = tempfile_dir();
+    std::fs::write(
+        notes.join("zebra.md"),
+        "# Zebra migration\n\nZebras cross the Mara river every July.",
+    )
+    .unwrap();
+    let out = run_in(&home, &["index", "add", notes.to_str().unwrap(), "--json"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["added"].as_array().unwrap().len(), 1);
+    let again = json(&run_in(
+        &home,
+        &["index", "add", notes.to_str().unwrap(), "--json"],
+        None,
+    ));
+    assert_eq!(again["added"].as_array().unwrap().len(), 0);
+    assert_eq!(again["unchanged"], 1);
+
+    let out = run_in(
+        &home,
+        &["search", "zebra migration mara", "--engines", "local", "--json"],
+        None,
+    );
+    let v = json(&out);
+    assert_eq!(v["results"][0]["title"], "Zebra migration", "{v}");
+}
+
+#[test]
+fn index_add_of_a_missing_folder_is_a_one_line_error() {
+    let out = run(&["index", "add", "/no/such/folder"], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

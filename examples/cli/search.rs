@@ -89,7 +89,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
     }));
 
     let engines = comma_list(&args.engines);
-    let setup = crate::setup::build(args.timeout).await?;
+    let setup = crate::setup::build(args.timeout, args.json).await?;
     let ferret = &setup.ferret;
     if !args.json && !setup.notes.is_empty() {
         eprintln!("· {}", setup.notes.join("; "));

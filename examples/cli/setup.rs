@@ -28,17 +28,28 @@ pub fn home() -> Result<PathBuf, String> {
         .ok_or_else(|| "set FERRET_HOME (or HOME) so Ferret knows where to keep its data".into())
 }
 
+/// Ferret's own user guide, which seeds an empty local index.
+pub const USER_GUIDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+
 /// The engines, cache and timeouts for a search. `timeout` is the global
-/// deadline in seconds.
-pub async fn build(timeout: Option<f64>) -> Result<Setup, String> {
+/// deadline in seconds. `quiet` suppresses notes on stderr.
+pub async fn build(timeout: Option<f64>, quiet: bool) -> Result<Setup, String> {
     let found = ferret::env::engines_from_env(env).map_err(|e| e.to_string())?;
-    let mut builder: FerretBuilder = Ferret::builder().engines(found.engines);
-    if let Some(t) = timeout {
-        builder = builder.deadline(Duration::from_secs_f64(t));
-    }
     let home = home()?;
     std::fs::create_dir_all(&home)
         .map_err(|e| format!("cannot create FERRET_HOME {}: {e}", home.display()))?;
+    let mut builder: FerretBuilder = Ferret::builder();
+    #[cfg(feature = "local-index")]
+    match open_local_index(&home, quiet).await {
+        Ok(index) => builder = builder.engine(index),
+        Err(e) => eprintln!("ferret: warning: local index unavailable: {e}"),
+    }
+    #[cfg(not(feature = "local-index"))]
+    let _ = quiet;
+    builder = builder.engines(found.engines);
+    if let Some(t) = timeout {
+        builder = builder.deadline(Duration::from_secs_f64(t));
+    }
     if let Some(cache) = open_cache(&home).await? {
         builder = builder.cache(cache);
     }
@@ -81,4 +92,32 @@ async fn open_cache(home: &std::path::Path) -> Result<Option<Arc<dyn SearchCache
     }
     let _ = home;
     Ok(None)
+}
+
+/// The local index at `$FERRET_HOME/index`. When it is empty, it is seeded
+/// from Ferret's user guide so that a fresh offline machine answers from
+/// something real, and the user is told so.
+#[cfg(feature = "local-index")]
+pub async fn open_local_index(
+    home: &std::path::Path,
+    quiet: bool,
+) -> Result<ferret::engines::local_index::LocalIndex, String> {
+    use ferret::engines::local_index::LocalIndex;
+    let dir = home.join("index");
+    let index = LocalIndex::open(&dir).map_err(|e| e.to_string())?;
+    if index.is_empty() {
+        let guide = std::path::Path::new(USER_GUIDE_DIR);
+        if guide.is_dir() {
+            match index.seed_from(guide).await {
+                Ok(Some(report)) if !quiet => eprintln!(
+                    "· the local index was empty: seeded it with Ferret's user guide ({} pages from {}); add your own folders with `ferret index add <dir>`",
+                    report.documents,
+                    guide.display()
+                ),
+                Ok(_) => {}
+                Err(e) => eprintln!("ferret: warning: could not seed the local index: {e}"),
+            }
+        }
+    }
+    Ok(index)
 }
