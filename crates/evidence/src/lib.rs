@@ -14,8 +14,15 @@
 //!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
 //! - [`safety`]: content-safety flags — prompt injection aimed at agents,
 //!   hidden text, link farms, invisible characters.
+//! - [`highlights`]: BM25 passage selection within a token budget, the
+//!   `--focus` keyword filter and the top-20-paragraph trim; every highlight
+//!   is a verbatim slice of the extracted text.
+//! - [`structured`]: fail-closed extraction to a JSON Schema from JSON-LD
+//!   and HTML tables (`ferret.extract.v1`).
 
 pub mod extract;
 pub mod fetch;
+pub mod highlights;
 pub mod safety;
+pub mod structured;
 pub mod verify;

@@ -1,0 +1,670 @@
+//! Structured extraction to the caller's JSON Schema, fail-closed
+//! (agbrowse `extract --schema`, Tier 1: no LLM).
+//!
+//! [`extract_structured`] (or a reusable [`StructuredExtractor`]) looks at
+//! the page's structures in order — JSON-LD first (every block, `@graph`
+//! flattened, nested typed nodes too, `@id` references resolved), then HTML
+//! tables (header-row records, key-column records, caption or nearest
+//! heading as context) — and maps each candidate onto the schema:
+//!
+//! - property names match case- and format-insensitively (`priceCurrency` ~
+//!   `price_currency` ~ "Price currency"), with a few schema.org aliases
+//!   (`title` ~ `headline`, `ingredients` ~ `recipeIngredient`); a property
+//!   missing on a JSON-LD node is looked for in its nested objects
+//!   (`price` in `offers.price`, `author_name` as `author.name`);
+//! - values are coerced only where it is safe: `"$1,299.00"` → 1299 for a
+//!   number, `"Yes"`/`"No"`/`✓` → a boolean, a `Person` → its `name` for a
+//!   string, a single value → a one-item array; dates stay strings;
+//! - the candidate that fills the most properties wins (JSON-LD before
+//!   tables on a tie), and only if every required property is satisfied and
+//!   the result validates against the full schema with the `jsonschema`
+//!   crate. Otherwise the verdict is `no_mappable_structure` and nothing is
+//!   returned as data.
+//!
+//! Supported schema subset: `type` (object, array, string, number, integer,
+//! boolean, null, or a list of them), `properties`, `required`, `items`,
+//! `minItems`, `maxItems`, `enum`, `additionalProperties` as a boolean, and
+//! annotations (`title`, `description`, `$schema`, …). Anything else
+//! (`pattern`, `$ref`, `oneOf`, `format`, …) is listed in
+//! [`StructuredOutcome::unsupported_keywords`] with its JSON pointer (what
+//! agbrowse calls `capability.unsupported`): it is not used for mapping, but
+//! the final validation still enforces it where `jsonschema` can, so a
+//! result never violates the schema. A schema whose root is not an object
+//! or array, or that is malformed, gives `input_unreadable` with the reason.
+//!
+//! The fetch verdicts (`fetch_blocked`, `fetch_failed`) are set by the
+//! caller from its fetch: see [`StructuredOutcome::fetch_blocked`] and
+//! friends. Envelope: `ferret.extract.v1`.
+
+mod coerce;
+mod json_ld;
+mod map;
+mod names;
+mod schema;
+mod tables;
+
+use scraper::Html;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use url::Url;
+
+use crate::extract::{ExtractOptions, extract};
+use map::Mapper;
+use schema::{Kind, Shape};
+
+/// Schema.org types that describe the site or the page's furniture rather
+/// than its subject; on a tie they rank after the page's main entity.
+pub const SITE_TYPES: &[&str] = &[
+    "WebSite",
+    "WebPage",
+    "Organization",
+    "Corporation",
+    "NewsMediaOrganization",
+    "BreadcrumbList",
+    "ListItem",
+    "SearchAction",
+    "EntryPoint",
+    "ImageObject",
+    "SiteNavigationElement",
+    "WPHeader",
+    "WPFooter",
+    "WPSideBar",
+    "ContactPoint",
+    "ReadAction",
+    "InteractionCounter",
+];
+
+/// The envelope's `schema` value.
+pub const EXTRACT_SCHEMA: &str = "ferret.extract.v1";
+
+/// At most this many candidates are mapped per page.
+pub const MAX_CANDIDATES: usize = 400;
+/// At most this many candidate reports are kept in the outcome.
+pub const MAX_CANDIDATE_REPORTS: usize = 20;
+
+/// The outcome of an extraction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractVerdict {
+    /// A candidate satisfied every required property and the result
+    /// validates against the schema.
+    Extracted,
+    /// No candidate could be mapped onto the schema.
+    NoMappableStructure,
+    /// The fetch was refused (challenge, login wall, 403/429…); set by the
+    /// caller.
+    FetchBlocked,
+    /// The fetch failed (network, timeout, 5xx…); set by the caller.
+    FetchFailed,
+    /// The schema (or the input file) could not be read.
+    InputUnreadable,
+}
+
+/// Where the data came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StructureSource {
+    /// A JSON-LD block.
+    JsonLd,
+    /// An HTML table.
+    Table,
+}
+
+/// A schema keyword outside the supported subset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnsupportedKeyword {
+    /// JSON pointer of the keyword in the schema (`/properties/sku/pattern`).
+    pub pointer: String,
+    /// The keyword (`pattern`).
+    pub keyword: String,
+    /// What happens with it.
+    pub note: String,
+}
+
+impl UnsupportedKeyword {
+    pub(crate) fn new(pointer: &str, keyword: &str, note: &str) -> Self {
+        UnsupportedKeyword {
+            pointer: pointer.to_owned(),
+            keyword: keyword.to_owned(),
+            note: note.to_owned(),
+        }
+    }
+}
+
+/// How one candidate fared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CandidateReport {
+    /// JSON-LD or table.
+    pub source: StructureSource,
+    /// Which node or table (`JSON-LD Product`, `table 2 rows ("Pricing")`).
+    pub label: String,
+    /// It satisfied the schema.
+    pub accepted: bool,
+    /// Scalar values it filled.
+    pub filled: usize,
+    /// Required properties it lacks (JSON pointers into the data).
+    pub missing: Vec<String>,
+    /// Values it had that could not be used, and validation errors.
+    pub errors: Vec<String>,
+}
+
+/// The `ferret.extract.v1` envelope.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StructuredOutcome {
+    /// Always [`EXTRACT_SCHEMA`].
+    pub schema: String,
+    /// What happened.
+    pub verdict: ExtractVerdict,
+    /// The page's address, when known.
+    pub url: Option<String>,
+    /// The extracted data; `null` unless the verdict is `extracted`.
+    pub data: Value,
+    /// Where the data came from (set when extracted).
+    pub source: Option<StructureSource>,
+    /// How many candidates were mapped.
+    pub candidates_considered: usize,
+    /// Required properties the closest candidate lacked (JSON pointers into
+    /// the data, `/*` for array items). Empty when extracted.
+    pub missing: Vec<String>,
+    /// Schema keywords outside the supported subset.
+    pub unsupported_keywords: Vec<UnsupportedKeyword>,
+    /// Things the caller should know (values joined or truncated, optional
+    /// properties left out, unparseable JSON-LD blocks…).
+    pub warnings: Vec<String>,
+    /// Why the verdict is not `extracted`.
+    pub reason: Option<String>,
+    /// The best candidates and how they fared (at most
+    /// [`MAX_CANDIDATE_REPORTS`]).
+    pub candidates: Vec<CandidateReport>,
+}
+
+impl StructuredOutcome {
+    fn empty(verdict: ExtractVerdict, url: Option<&str>, reason: Option<String>) -> Self {
+        StructuredOutcome {
+            schema: EXTRACT_SCHEMA.to_owned(),
+            verdict,
+            url: url.map(str::to_owned),
+            data: Value::Null,
+            source: None,
+            candidates_considered: 0,
+            missing: Vec::new(),
+            unsupported_keywords: Vec::new(),
+            warnings: Vec::new(),
+            reason,
+            candidates: Vec::new(),
+        }
+    }
+
+    /// The fetch was refused (challenge, login wall, 403/429…).
+    pub fn fetch_blocked(url: Option<&str>, reason: impl Into<String>) -> Self {
+        Self::empty(ExtractVerdict::FetchBlocked, url, Some(reason.into()))
+    }
+
+    /// The fetch failed (network error, timeout, 5xx…).
+    pub fn fetch_failed(url: Option<&str>, reason: impl Into<String>) -> Self {
+        Self::empty(ExtractVerdict::FetchFailed, url, Some(reason.into()))
+    }
+
+    /// The schema or the input could not be read.
+    pub fn input_unreadable(url: Option<&str>, reason: impl Into<String>) -> Self {
+        Self::empty(ExtractVerdict::InputUnreadable, url, Some(reason.into()))
+    }
+
+    /// True when the verdict is `extracted`.
+    pub fn is_extracted(&self) -> bool {
+        self.verdict == ExtractVerdict::Extracted
+    }
+}
+
+/// The schema could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaError {
+    /// Not a usable schema for extraction (wrong root, malformed keyword).
+    #[error("unusable extraction schema: {0}")]
+    Malformed(String),
+    /// The `jsonschema` crate could not compile it.
+    #[error("the schema is not valid JSON Schema ({0}); fix or remove that keyword")]
+    Invalid(String),
+}
+
+/// A schema read once and used for many pages.
+pub struct StructuredExtractor {
+    shape: Shape,
+    unsupported: Vec<UnsupportedKeyword>,
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for StructuredExtractor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StructuredExtractor")
+            .field("unsupported", &self.unsupported)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Candidate {
+    source: StructureSource,
+    label: String,
+    value: Value,
+    fuzzy_keys: bool,
+    /// The schema's title/description names the node's type or the table's
+    /// context.
+    hinted: bool,
+    /// A JSON-LD node of a [`SITE_TYPES`] type.
+    site_furniture: bool,
+}
+
+struct Evaluated {
+    report: CandidateReport,
+    data: Option<Value>,
+    warnings: Vec<String>,
+    hinted: bool,
+    site_furniture: bool,
+    order: usize,
+}
+
+impl StructuredExtractor {
+    /// Reads and compiles `schema`.
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        let read = schema::read(schema).map_err(SchemaError::Malformed)?;
+        let validator =
+            jsonschema::validator_for(schema).map_err(|e| SchemaError::Invalid(e.to_string()))?;
+        Ok(StructuredExtractor {
+            shape: read.shape,
+            unsupported: read.unsupported,
+            validator,
+        })
+    }
+
+    /// Keywords of the schema outside the supported subset.
+    pub fn unsupported_keywords(&self) -> &[UnsupportedKeyword] {
+        &self.unsupported
+    }
+
+    /// Extracts from a page's HTML (JSON-LD is read with
+    /// [`crate::extract::extract`]).
+    pub fn extract(&self, html: &str, url: Option<&Url>) -> StructuredOutcome {
+        let options = ExtractOptions {
+            markdown: false,
+            links: false,
+            max_text_chars: Some(1),
+        };
+        let page = extract(html, url, &options);
+        let warnings: Vec<String> = page
+            .json_ld_errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "JSON-LD block {} could not be parsed and was skipped: {}",
+                    e.index, e.message
+                )
+            })
+            .collect();
+        self.run(html, url, &page.json_ld, warnings)
+    }
+
+    /// Extracts when the caller already has the page's JSON-LD blocks (from
+    /// [`crate::extract::Extracted::json_ld`]); `html` is read for tables.
+    pub fn extract_with_json_ld(
+        &self,
+        html: &str,
+        url: Option<&Url>,
+        json_ld: &[Value],
+    ) -> StructuredOutcome {
+        self.run(html, url, json_ld, Vec::new())
+    }
+
+    fn run(
+        &self,
+        html: &str,
+        url: Option<&Url>,
+        json_ld: &[Value],
+        mut warnings: Vec<String>,
+    ) -> StructuredOutcome {
+        let url_str = url.map(Url::as_str);
+        let mut candidates = self.candidates(html, json_ld);
+        if candidates.len() > MAX_CANDIDATES {
+            warnings.push(format!(
+                "the page has {} candidate structures; only the first {MAX_CANDIDATES} were considered",
+                candidates.len()
+            ));
+            candidates.truncate(MAX_CANDIDATES);
+        }
+        let mut evaluated: Vec<Evaluated> = candidates
+            .into_iter()
+            .enumerate()
+            .map(|(order, c)| self.evaluate(c, order))
+            .collect();
+        let considered = evaluated.len();
+
+        // Best first: accepted, most filled, hinted, JSON-LD, page order.
+        evaluated.sort_by(|a, b| {
+            b.data
+                .is_some()
+                .cmp(&a.data.is_some())
+                .then(b.report.filled.cmp(&a.report.filled))
+                .then(b.hinted.cmp(&a.hinted))
+                .then(a.site_furniture.cmp(&b.site_furniture))
+                .then(source_rank(a.report.source).cmp(&source_rank(b.report.source)))
+                .then(a.report.missing.len().cmp(&b.report.missing.len()))
+                .then(a.order.cmp(&b.order))
+        });
+        let reports: Vec<CandidateReport> = evaluated
+            .iter()
+            .take(MAX_CANDIDATE_REPORTS)
+            .map(|e| e.report.clone())
+            .collect();
+
+        let mut out = StructuredOutcome::empty(ExtractVerdict::NoMappableStructure, url_str, None);
+        out.unsupported_keywords = self.unsupported.clone();
+        out.candidates_considered = considered;
+        out.candidates = reports;
+        match evaluated.into_iter().next() {
+            Some(best) if best.data.is_some() => {
+                out.verdict = ExtractVerdict::Extracted;
+                out.source = Some(best.report.source);
+                out.data = best.data.unwrap_or(Value::Null);
+                warnings.extend(best.warnings);
+            }
+            Some(best) => {
+                out.missing = best.report.missing.clone();
+                let mut why = format!(
+                    "no candidate satisfied the schema; the closest was {}",
+                    best.report.label
+                );
+                if !best.report.missing.is_empty() {
+                    why.push_str(&format!(", missing {}", best.report.missing.join(", ")));
+                }
+                if let Some(e) = best.report.errors.first() {
+                    why.push_str(&format!("; {e}"));
+                }
+                out.reason = Some(why);
+            }
+            None => {
+                out.missing = self.root_required();
+                out.reason = Some(if html.trim().is_empty() {
+                    "the page is empty".to_owned()
+                } else {
+                    "the page has no JSON-LD node or table that could hold the schema's data"
+                        .to_owned()
+                });
+            }
+        }
+        out.warnings = warnings;
+        out
+    }
+
+    fn root_required(&self) -> Vec<String> {
+        self.shape
+            .record_shape()
+            .map(|s| {
+                let prefix = if std::ptr::eq(s, &self.shape) {
+                    ""
+                } else {
+                    "/*"
+                };
+                s.required
+                    .iter()
+                    .map(|r| format!("{prefix}/{}", schema::escape_pointer(r)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn evaluate(&self, c: Candidate, order: usize) -> Evaluated {
+        let mut mapper = Mapper::new(c.fuzzy_keys);
+        let result = mapper.map_root(&c.value, &self.shape);
+        let mut report = CandidateReport {
+            source: c.source,
+            label: c.label,
+            accepted: false,
+            filled: mapper.filled,
+            missing: Vec::new(),
+            errors: Vec::new(),
+        };
+        let mut warnings = mapper.warnings;
+        let data = match result {
+            Ok(mut data) => {
+                let mut failures = self.validate(&data);
+                // An optional property that breaks a keyword the mapper does
+                // not read (a `pattern`, a `format`…) is left out rather
+                // than failing the whole candidate.
+                if !failures.is_empty()
+                    && let Some(dropped) = self.drop_optional(&mut data, &failures)
+                {
+                    failures = self.validate(&data);
+                    if failures.is_empty() {
+                        for d in dropped {
+                            warnings.push(format!(
+                                "{d}: optional property left out because it fails the schema"
+                            ));
+                        }
+                    }
+                }
+                if failures.is_empty() {
+                    report.accepted = true;
+                    Some(data)
+                } else {
+                    report.errors = failures.into_iter().map(|(_, msg)| msg).collect();
+                    None
+                }
+            }
+            Err(f) => {
+                report.missing = f.missing;
+                report.errors = f.errors;
+                None
+            }
+        };
+        Evaluated {
+            report,
+            data,
+            warnings,
+            hinted: c.hinted,
+            site_furniture: c.site_furniture,
+            order,
+        }
+    }
+
+    /// Validation errors as (instance path, message), at most 10.
+    fn validate(&self, data: &Value) -> Vec<(String, String)> {
+        self.validator
+            .iter_errors(data)
+            .take(10)
+            .map(|e| {
+                let at = e.instance_path().as_str().to_owned();
+                let shown = if at.is_empty() {
+                    "/".to_owned()
+                } else {
+                    at.clone()
+                };
+                (at, format!("{shown}: fails schema validation: {e}"))
+            })
+            .collect()
+    }
+
+    /// Removes the optional properties the failures point into; `None` when
+    /// a failure is not inside an optional property of a record.
+    fn drop_optional(
+        &self,
+        data: &mut Value,
+        failures: &[(String, String)],
+    ) -> Option<Vec<String>> {
+        let record = self.shape.record_shape()?;
+        let is_array = !std::ptr::eq(record, &self.shape);
+        let mut targets: Vec<(Option<usize>, String)> = Vec::new();
+        for (path, _) in failures {
+            let mut segs = path
+                .split('/')
+                .skip(1)
+                .map(|s| s.replace("~1", "/").replace("~0", "~"));
+            let index = if is_array {
+                Some(segs.next()?.parse::<usize>().ok()?)
+            } else {
+                None
+            };
+            let prop = segs.next()?;
+            if record.required.contains(&prop) {
+                return None;
+            }
+            if !targets.contains(&(index, prop.clone())) {
+                targets.push((index, prop));
+            }
+        }
+        let mut dropped = Vec::new();
+        for (index, prop) in targets {
+            let obj = match index {
+                Some(i) => data.get_mut(i)?.as_object_mut()?,
+                None => data.as_object_mut()?,
+            };
+            obj.remove(&prop)?;
+            dropped.push(match index {
+                Some(i) => format!("/{i}/{}", schema::escape_pointer(&prop)),
+                None => format!("/{}", schema::escape_pointer(&prop)),
+            });
+        }
+        Some(dropped)
+    }
+
+    fn candidates(&self, html: &str, json_ld: &[Value]) -> Vec<Candidate> {
+        let nodes = json_ld::typed_nodes(json_ld);
+        let doc = Html::parse_document(html);
+        let tables = tables::read_tables(&doc);
+        let hint = self.shape.hint.to_lowercase();
+        let hint_words: Vec<String> = names::words(&hint);
+        let hinted_type = |types: &[String]| {
+            types
+                .iter()
+                .any(|t| hint_words.iter().any(|w| *w == t.to_lowercase()))
+        };
+        let hinted_context = |ctx: &Option<String>| {
+            ctx.as_deref().is_some_and(|c| {
+                names::words(c)
+                    .iter()
+                    .any(|w| w.len() > 3 && hint_words.contains(w))
+            })
+        };
+        let table_label = |t: &tables::Table, what: &str| match &t.context {
+            Some(c) => format!("table {} {what} (\"{}\")", t.number, short(c)),
+            None => format!("table {} {what}", t.number),
+        };
+
+        let mut out = Vec::new();
+        let kinds = self.shape.effective_kinds();
+        let array_lists = json_ld::array_candidates(&nodes);
+
+        if kinds.contains(&Kind::Object) {
+            for n in &nodes {
+                out.push(Candidate {
+                    source: StructureSource::JsonLd,
+                    label: format!("JSON-LD {}", n.label),
+                    value: n.value.clone(),
+                    fuzzy_keys: false,
+                    hinted: hinted_type(&n.types),
+                    site_furniture: n.types.iter().all(|t| SITE_TYPES.contains(&t.as_str())),
+                });
+            }
+            // A wrapper object around a list: {"plans": [...]}.
+            for (name, sub) in &self.shape.properties {
+                if !sub.allows(Kind::Array) {
+                    continue;
+                }
+                for (label, list) in &array_lists {
+                    out.push(Candidate {
+                        source: StructureSource::JsonLd,
+                        label: format!("JSON-LD {label} as {name}"),
+                        value: wrap(name, list.clone()),
+                        fuzzy_keys: false,
+                        hinted: false,
+                        site_furniture: false,
+                    });
+                }
+                for t in &tables {
+                    for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
+                        if let Some(list) = list {
+                            out.push(Candidate {
+                                source: StructureSource::Table,
+                                label: format!("{} as {name}", table_label(t, what)),
+                                value: wrap(name, Value::Array(list.clone())),
+                                fuzzy_keys: true,
+                                hinted: hinted_context(&t.context),
+                                site_furniture: false,
+                            });
+                        }
+                    }
+                }
+            }
+            for t in &tables {
+                for (what, list) in [("row", &t.rows), ("column", &t.columns)] {
+                    for (i, record) in list.iter().flatten().enumerate() {
+                        out.push(Candidate {
+                            source: StructureSource::Table,
+                            label: table_label(t, &format!("{what} {}", i + 1)),
+                            value: record.clone(),
+                            fuzzy_keys: true,
+                            hinted: hinted_context(&t.context),
+                            site_furniture: false,
+                        });
+                    }
+                }
+            }
+        }
+        if kinds.contains(&Kind::Array) {
+            for (label, list) in &array_lists {
+                out.push(Candidate {
+                    source: StructureSource::JsonLd,
+                    label: format!("JSON-LD {label}"),
+                    value: list.clone(),
+                    fuzzy_keys: false,
+                    hinted: false,
+                    site_furniture: false,
+                });
+            }
+            for t in &tables {
+                for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
+                    if let Some(list) = list {
+                        out.push(Candidate {
+                            source: StructureSource::Table,
+                            label: table_label(t, what),
+                            value: Value::Array(list.clone()),
+                            fuzzy_keys: true,
+                            hinted: hinted_context(&t.context),
+                            site_furniture: false,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn wrap(name: &str, v: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(name.to_owned(), v);
+    Value::Object(m)
+}
+
+fn short(s: &str) -> String {
+    let t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+fn source_rank(s: StructureSource) -> u8 {
+    match s {
+        StructureSource::JsonLd => 0,
+        StructureSource::Table => 1,
+    }
+}
+
+/// Extracts data matching `schema` from a page (see the module docs). A
+/// schema that cannot be used gives `input_unreadable` with the reason.
+pub fn extract_structured(html: &str, url: Option<&Url>, schema: &Value) -> StructuredOutcome {
+    match StructuredExtractor::new(schema) {
+        Ok(x) => x.extract(html, url),
+        Err(e) => StructuredOutcome::input_unreadable(url.map(Url::as_str), e.to_string()),
+    }
+}

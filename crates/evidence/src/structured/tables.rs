@@ -1,0 +1,451 @@
+//! HTML tables read as records.
+//!
+//! Each `<table>` becomes a grid (colspan/rowspan expanded) and, where its
+//! shape allows, two lists of records:
+//! - **rows**: a header row (`<thead>`, an all-`<th>` first row, or a
+//!   label-only first row) gives the keys, each later row is a record;
+//! - **columns**: a key column (rows that start with `<th>`, or a
+//!   two-column table) gives the keys, each later column is a record, named
+//!   by its header cell (pricing tables with plans as columns, spec tables,
+//!   infoboxes).
+//!
+//! The table's caption, or else the nearest heading before it, is kept as
+//! context. Cell text skips styles, scripts, hidden elements and citation
+//! markers (`<sup class="reference">`); a cell holding a list (or lines
+//! split by `<br>`) also keeps its items.
+
+use ego_tree::NodeRef;
+use ego_tree::iter::Edge;
+use scraper::{ElementRef, Html, Node};
+use serde_json::{Map, Value};
+
+use super::coerce::parse_number;
+
+const MAX_TABLES: usize = 100;
+const MAX_ROWS: usize = 2000;
+const MAX_COLUMNS: usize = 64;
+const MAX_SPAN: usize = 50;
+const MAX_CELL_CHARS: usize = 4000;
+
+/// One cell's content.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cell {
+    pub text: String,
+    pub items: Vec<String>,
+    pub header: bool,
+}
+
+impl Cell {
+    /// The cell as a JSON value: its items when it holds a list of two or
+    /// more, otherwise its text.
+    fn to_value(&self) -> Value {
+        if self.items.len() >= 2 {
+            Value::Array(self.items.iter().cloned().map(Value::String).collect())
+        } else {
+            Value::String(self.text.clone())
+        }
+    }
+}
+
+/// A table read from the page.
+pub(crate) struct Table {
+    /// 1-based position among the page's tables.
+    pub number: usize,
+    /// Caption or nearest preceding heading.
+    pub context: Option<String>,
+    /// Row records, when the table has a header row.
+    pub rows: Option<Vec<Value>>,
+    /// Column records, when the table has a key column.
+    pub columns: Option<Vec<Value>>,
+}
+
+/// Reads every table of the page (at most [`MAX_TABLES`]).
+pub(crate) fn read_tables(doc: &Html) -> Vec<Table> {
+    let mut out = Vec::new();
+    let mut last_heading: Option<String> = None;
+    for edge in doc.tree.root().traverse() {
+        let Edge::Open(node) = edge else { continue };
+        let Some(el) = ElementRef::wrap(node) else {
+            continue;
+        };
+        let name = el.value().name();
+        if matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+            let t = collapse(&el.text().collect::<String>());
+            if !t.is_empty() {
+                last_heading = Some(t);
+            }
+        } else if name == "table" {
+            if out.len() >= MAX_TABLES {
+                break;
+            }
+            let grid = grid_of(node);
+            if grid.rows.is_empty() {
+                continue;
+            }
+            let context = grid.caption.clone().or_else(|| last_heading.clone());
+            out.push(Table {
+                number: out.len() + 1,
+                context,
+                rows: row_records(&grid),
+                columns: column_records(&grid),
+            });
+        }
+    }
+    out
+}
+
+/// A row as written: whether it is in `<thead>`, and its cells with their
+/// colspan and rowspan.
+type RawRow = (bool, Vec<(Cell, usize, usize)>);
+
+struct Grid {
+    rows: Vec<Vec<Cell>>,
+    /// Rows that came from `<thead>`.
+    thead_rows: usize,
+    caption: Option<String>,
+}
+
+/// The table's own rows (not those of nested tables), spans expanded.
+fn grid_of(table: NodeRef<'_, Node>) -> Grid {
+    let mut raw_rows: Vec<RawRow> = Vec::new();
+    let mut caption = None;
+    // Iterative walk that does not enter nested tables.
+    let mut stack: Vec<(NodeRef<'_, Node>, bool)> =
+        table.children().rev().map(|c| (c, false)).collect();
+    while let Some((node, in_thead)) = stack.pop() {
+        let Some(el) = ElementRef::wrap(node) else {
+            continue;
+        };
+        match el.value().name() {
+            "table" => {}
+            "caption" => {
+                let t = cell_of(node).text;
+                if !t.is_empty() {
+                    caption = Some(t);
+                }
+            }
+            "tr" => {
+                if raw_rows.len() >= MAX_ROWS {
+                    break;
+                }
+                let mut cells = Vec::new();
+                for c in node.children() {
+                    let Some(cel) = ElementRef::wrap(c) else {
+                        continue;
+                    };
+                    let tag = cel.value().name();
+                    if tag != "td" && tag != "th" {
+                        continue;
+                    }
+                    let span = |attr: &str| {
+                        cel.value()
+                            .attr(attr)
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(1)
+                            .clamp(1, MAX_SPAN)
+                    };
+                    let mut cell = cell_of(c);
+                    cell.header = tag == "th";
+                    cells.push((cell, span("colspan"), span("rowspan")));
+                }
+                raw_rows.push((in_thead, cells));
+            }
+            other => {
+                let thead = in_thead || other == "thead";
+                for c in node.children().rev() {
+                    stack.push((c, thead));
+                }
+            }
+        }
+    }
+    // Expand spans into a rectangular grid.
+    let mut rows: Vec<Vec<Option<Cell>>> = Vec::new();
+    let mut thead_rows = 0;
+    let mut pending: Vec<Option<(Cell, usize)>> = Vec::new(); // rowspan carry per column
+    for (in_thead, cells) in raw_rows {
+        if in_thead && thead_rows == rows.len() {
+            thead_rows += 1;
+        }
+        let mut row: Vec<Option<Cell>> = Vec::new();
+        let mut col = 0;
+        let mut cells = cells.into_iter();
+        loop {
+            if col >= MAX_COLUMNS {
+                break;
+            }
+            if let Some(Some((cell, left))) = pending.get_mut(col) {
+                row.push(Some(cell.clone()));
+                *left -= 1;
+                if *left == 0 {
+                    pending[col] = None;
+                }
+                col += 1;
+                continue;
+            }
+            let Some((cell, colspan, rowspan)) = cells.next() else {
+                break;
+            };
+            for _ in 0..colspan {
+                if col >= MAX_COLUMNS {
+                    break;
+                }
+                if pending.len() <= col {
+                    pending.resize(col + 1, None);
+                }
+                if rowspan > 1 {
+                    pending[col] = Some((cell.clone(), rowspan - 1));
+                }
+                row.push(Some(cell.clone()));
+                col += 1;
+            }
+        }
+        // Carried cells to the right of the last real cell.
+        while col < pending.len() && col < MAX_COLUMNS {
+            if let Some((cell, left)) = pending[col].as_mut() {
+                row.push(Some(cell.clone()));
+                *left -= 1;
+                if *left == 0 {
+                    pending[col] = None;
+                }
+            } else {
+                row.push(None);
+            }
+            col += 1;
+        }
+        rows.push(row);
+    }
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let rows = rows
+        .into_iter()
+        .map(|mut r| {
+            r.resize(width, None);
+            r.into_iter().map(Option::unwrap_or_default).collect()
+        })
+        .filter(|r: &Vec<Cell>| r.iter().any(|c| !c.text.is_empty()))
+        .collect();
+    Grid {
+        rows,
+        thead_rows,
+        caption,
+    }
+}
+
+/// Index of the header row, if the table has one, and whether it is marked
+/// up as one (`<thead>` or `<th>`) rather than guessed from its labels.
+fn header_row(grid: &Grid) -> Option<(usize, bool)> {
+    if grid.thead_rows > 0 {
+        return Some((grid.thead_rows - 1, true));
+    }
+    let first = grid.rows.first()?;
+    if first.len() >= 2 && first.iter().all(|c| c.header) {
+        return Some((0, true));
+    }
+    // A first row of labels in a table without <th>.
+    let any_th = grid.rows.iter().flatten().any(|c| c.header);
+    if !any_th
+        && grid.rows.len() >= 2
+        && first.len() >= 2
+        && first
+            .iter()
+            .all(|c| !c.text.is_empty() && parse_number(&c.text).is_none())
+    {
+        return Some((0, false));
+    }
+    None
+}
+
+fn row_records(grid: &Grid) -> Option<Vec<Value>> {
+    let (h, _) = header_row(grid)?;
+    let keys: Vec<&str> = grid.rows[h].iter().map(|c| c.text.as_str()).collect();
+    let mut records = Vec::new();
+    for row in &grid.rows[h + 1..] {
+        if row.iter().all(|c| c.header) {
+            continue; // a section row
+        }
+        let mut obj = Map::new();
+        for (k, cell) in keys.iter().zip(row) {
+            if k.is_empty() || obj.contains_key(*k) {
+                continue;
+            }
+            obj.insert((*k).to_owned(), cell.to_value());
+        }
+        if !obj.is_empty() {
+            records.push(Value::Object(obj));
+        }
+    }
+    (!records.is_empty()).then_some(records)
+}
+
+fn column_records(grid: &Grid) -> Option<Vec<Value>> {
+    let width = grid.rows.first()?.len();
+    if width < 2 {
+        return None;
+    }
+    // A guessed header over two columns is more likely the first fact of
+    // a key/value table.
+    let header = match header_row(grid) {
+        Some((_, false)) if width == 2 => None,
+        other => other.map(|(h, _)| h),
+    };
+    let body_start = header.map_or(0, |h| h + 1);
+    let body = &grid.rows[body_start..];
+    if body.is_empty() {
+        return None;
+    }
+    let row_headed = body.iter().filter(|r| r[0].header).count();
+    let key_column = row_headed * 5 >= body.len() * 3 || width == 2;
+    if !key_column {
+        return None;
+    }
+    let corner = header.map(|h| grid.rows[h][0].text.clone());
+    let mut records = Vec::new();
+    for j in 1..width {
+        let mut obj = Map::new();
+        if let Some(h) = header {
+            let name = &grid.rows[h][j];
+            if !name.text.is_empty() {
+                obj.insert("name".to_owned(), Value::String(name.text.clone()));
+                if let Some(c) = corner.as_deref().filter(|c| !c.is_empty()) {
+                    obj.insert(c.to_owned(), Value::String(name.text.clone()));
+                }
+            }
+        }
+        for row in body {
+            let key = row[0].text.as_str();
+            if key.is_empty() || obj.contains_key(key) {
+                continue;
+            }
+            // A full-width row (colspan over the key) is a section, not a fact.
+            if row[j].text == row[0].text {
+                continue;
+            }
+            obj.insert(key.to_owned(), row[j].to_value());
+        }
+        if obj.len() > usize::from(header.is_some()) {
+            records.push(Value::Object(obj));
+        }
+    }
+    (!records.is_empty()).then_some(records)
+}
+
+/// The text of a cell and its list items.
+fn cell_of(node: NodeRef<'_, Node>) -> Cell {
+    let mut lines: Vec<String> = vec![String::new()];
+    let mut items: Vec<String> = Vec::new();
+    let mut item: Option<(usize, String)> = None; // (depth of the li, text)
+    let mut skip_depth: Option<usize> = None;
+    let mut depth = 0usize;
+    let mut chars = 0usize;
+    for edge in node.traverse() {
+        match edge {
+            Edge::Open(n) => {
+                depth += 1;
+                if skip_depth.is_some() {
+                    continue;
+                }
+                match n.value() {
+                    Node::Element(e) => {
+                        let name = e.name();
+                        if n != node && (skipped(e) || name == "table") {
+                            skip_depth = Some(depth);
+                            continue;
+                        }
+                        if matches!(
+                            name,
+                            "br" | "p" | "div" | "li" | "ul" | "ol" | "dt" | "dd" | "tr"
+                        ) && !lines.last().is_some_and(String::is_empty)
+                        {
+                            lines.push(String::new());
+                        }
+                        if name == "li" && item.is_none() {
+                            item = Some((depth, String::new()));
+                        }
+                    }
+                    Node::Text(t) if chars < MAX_CELL_CHARS => {
+                        chars += t.len();
+                        if let Some(last) = lines.last_mut() {
+                            last.push_str(t);
+                        }
+                        if let Some((_, s)) = item.as_mut() {
+                            s.push_str(t);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Edge::Close(n) => {
+                if skip_depth == Some(depth) {
+                    skip_depth = None;
+                } else if skip_depth.is_none()
+                    && let Node::Element(e) = n.value()
+                {
+                    if e.name() == "li"
+                        && let Some((d, _)) = &item
+                        && *d == depth
+                    {
+                        let (_, s) = item.take().unwrap_or_default();
+                        let s = collapse(&s);
+                        if !s.is_empty() {
+                            items.push(s);
+                        }
+                    }
+                    if matches!(e.name(), "p" | "div" | "li" | "dt" | "dd")
+                        && !lines.last().is_some_and(String::is_empty)
+                    {
+                        lines.push(String::new());
+                    }
+                }
+                depth -= 1;
+            }
+        }
+    }
+    let lines: Vec<String> = lines
+        .iter()
+        .map(|l| collapse(l))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = if items.len() >= 2 {
+        items.join(", ")
+    } else {
+        lines.join(" ")
+    };
+    if items.len() < 2 && lines.len() >= 2 {
+        items = lines;
+    }
+    Cell {
+        text,
+        items,
+        header: false,
+    }
+}
+
+/// Elements whose text is not part of a cell's value.
+fn skipped(e: &scraper::node::Element) -> bool {
+    let name = e.name();
+    if matches!(
+        name,
+        "style" | "script" | "noscript" | "template" | "svg" | "button"
+    ) {
+        return true;
+    }
+    if e.attr("hidden").is_some() || e.attr("aria-hidden") == Some("true") {
+        return true;
+    }
+    if let Some(style) = e.attr("style") {
+        let s: String = style
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if s.contains("display:none") || s.contains("visibility:hidden") {
+            return true;
+        }
+    }
+    name == "sup" && e.classes().any(|c| c == "reference" || c == "noprint")
+        || e.classes()
+            .any(|c| c == "noprint" || c == "sortkey" || c == "mw-editsection")
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
