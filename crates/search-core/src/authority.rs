@@ -46,6 +46,7 @@
 //! `www.rust-lang.org` and `www.w3.org` are transcribed without `www.`, since
 //! hosts are matched without it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
@@ -235,12 +236,12 @@ pub enum AuthorityRule {
         /// The tier.
         tier: Tier,
         /// The table entry that matched (the longest suffix of the host).
-        domain: String,
+        domain: Cow<'static, str>,
     },
     /// A pattern rule matched.
     Pattern {
         /// The pattern, as in [`PATTERN_RULES`].
-        pattern: String,
+        pattern: Cow<'static, str>,
     },
     /// No rule matched.
     Default,
@@ -277,16 +278,19 @@ static TIER_INDEX: LazyLock<HashMap<&'static str, (Tier, &'static str)>> = LazyL
         .collect()
 });
 
-/// `host` lowercased, without a trailing dot, a port-free bracketed IPv6
-/// form, or a leading `www.` (when something remains after it).
-fn normalise_host(host: &str) -> String {
-    let mut h = host.trim().trim_end_matches('.').to_ascii_lowercase();
-    if let Some(rest) = h.strip_prefix("www.")
-        && rest.contains('.')
-    {
-        h = rest.to_string();
+/// `host` trimmed, lowercased, without a trailing dot or a leading `www.`
+/// (when a dot remains after it). Borrows when nothing changes.
+fn normalise_host(host: &str) -> Cow<'_, str> {
+    let trimmed = host.trim().trim_end_matches('.');
+    let h: Cow<'_, str> = if trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(trimmed.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(trimmed)
+    };
+    match h.strip_prefix("www.") {
+        Some(rest) if rest.contains('.') => Cow::Owned(rest.to_string()),
+        _ => h,
     }
-    h
 }
 
 fn is_ip(host: &str) -> bool {
@@ -299,45 +303,48 @@ fn is_ip(host: &str) -> bool {
 /// that is itself a public suffix (or has no dot) is returned as is.
 pub fn registrable_domain(host: &str) -> String {
     let h = host.trim().trim_end_matches('.').to_ascii_lowercase();
-    if is_ip(&h) {
-        return h;
+    registrable_domain_of_normalised(&h).to_string()
+}
+
+/// [`registrable_domain`] of a host already trimmed and lowercased, as a
+/// slice of it.
+pub(crate) fn registrable_domain_of_normalised(host: &str) -> &str {
+    if is_ip(host) {
+        return host;
     }
-    match psl::domain_str(&h) {
-        Some(d) => d.to_string(),
-        None => h,
-    }
+    psl::domain_str(host).unwrap_or(host)
 }
 
 /// The labels of `host` left of its registrable domain (`a.docs.example.com`
-/// → `["a", "docs"]`).
-fn subdomain_labels<'h>(host: &'h str, registrable: &str) -> Vec<&'h str> {
-    if host.len() <= registrable.len() {
-        return Vec::new();
-    }
-    let sub = &host[..host.len() - registrable.len()];
-    sub.trim_end_matches('.')
-        .split('.')
-        .filter(|l| !l.is_empty())
-        .collect()
+/// → `a`, `docs`).
+fn subdomain_labels<'h>(host: &'h str, registrable: &str) -> impl Iterator<Item = &'h str> {
+    let sub = if host.len() > registrable.len() && host.ends_with(registrable) {
+        &host[..host.len() - registrable.len()]
+    } else {
+        ""
+    };
+    sub.split('.').filter(|l| !l.is_empty())
 }
 
 fn suffix_matches(host: &str, suffix: &str) -> bool {
-    // `suffix` is e.g. "github.io", "edu", "edu.xx".
-    let host_labels: Vec<&str> = host.split('.').collect();
-    let suffix_labels: Vec<&str> = suffix.split('.').collect();
-    // The suffix itself matches too: `www.gov.uk` is canonicalised to
-    // `gov.uk`, which `*.gov.xx` should still cover.
-    if host_labels.len() < suffix_labels.len() {
-        return false;
-    }
-    let tail = &host_labels[host_labels.len() - suffix_labels.len()..];
-    tail.iter().zip(&suffix_labels).all(|(h, s)| {
-        if *s == "xx" {
+    // `suffix` is e.g. "github.io", "edu", "edu.xx". The suffix itself
+    // matches too: `www.gov.uk` is canonicalised to `gov.uk`, which
+    // `*.gov.xx` should still cover.
+    let mut host_labels = host.rsplit('.');
+    for s in suffix.rsplit('.') {
+        let Some(h) = host_labels.next() else {
+            return false;
+        };
+        let ok = if s == "xx" {
             h.len() == 2 && h.bytes().all(|b| b.is_ascii_alphabetic())
         } else {
             h == s
+        };
+        if !ok {
+            return false;
         }
-    })
+    }
+    true
 }
 
 /// Whether `pattern` (see [`PatternRule`]) matches `host`, whose registrable
@@ -347,13 +354,13 @@ pub fn pattern_matches(pattern: &str, host: &str, registrable: &str) -> bool {
         .strip_prefix("*.")
         .and_then(|p| p.strip_suffix(".*"))
     {
-        return subdomain_labels(host, registrable).contains(&inner);
+        return subdomain_labels(host, registrable).any(|l| l == inner);
     }
     if let Some(suffix) = pattern.strip_prefix("*.") {
         return suffix_matches(host, suffix);
     }
     if let Some(first) = pattern.strip_suffix(".*") {
-        return subdomain_labels(host, registrable).first() == Some(&first);
+        return subdomain_labels(host, registrable).next() == Some(first);
     }
     host == pattern
 }
@@ -362,8 +369,8 @@ pub fn pattern_matches(pattern: &str, host: &str, registrable: &str) -> bool {
 /// docs for the matching order.
 pub fn authority(host: &str) -> Authority {
     let host = normalise_host(host);
-    let registrable = registrable_domain(&host);
-    let (base, rule) = base_authority(&host, &registrable);
+    let registrable = registrable_domain_of_normalised(&host);
+    let (base, rule) = base_authority(&host, registrable);
     Authority {
         score: base,
         base,
@@ -381,7 +388,7 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
                 tier.score(),
                 AuthorityRule::Tier {
                     tier,
-                    domain: domain.to_string(),
+                    domain: Cow::Borrowed(domain),
                 },
             );
         }
@@ -408,7 +415,7 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
         Some(rule) => (
             rule.score,
             AuthorityRule::Pattern {
-                pattern: rule.pattern.to_string(),
+                pattern: Cow::Borrowed(rule.pattern),
             },
         ),
         None => (DEFAULT_SCORE, AuthorityRule::Default),
@@ -433,7 +440,7 @@ fn normalise_boost(entry: &str) -> Option<String> {
     }
     let e = e.trim_start_matches("*.").trim_start_matches('.');
     let e = normalise_host(e);
-    (!e.is_empty()).then_some(e)
+    (!e.is_empty()).then(|| e.into_owned())
 }
 
 /// Authority scoring with a caller's domain boosts.
@@ -465,8 +472,8 @@ impl AuthorityScorer {
     /// The authority of `host`, boosted when it matches a boost domain.
     pub fn score(&self, host: &str) -> Authority {
         let host = normalise_host(host);
-        let registrable = registrable_domain(&host);
-        self.score_normalised(&host, &registrable)
+        let registrable = registrable_domain_of_normalised(&host);
+        self.score_normalised(&host, registrable)
     }
 
     /// [`Self::score`] for a host already lowercased, without `www.`, whose
@@ -510,6 +517,7 @@ pub(crate) fn host_of(url: &str) -> &str {
     authority.split(':').next().unwrap_or(authority)
 }
 
-pub(crate) fn normalised_host_of(url: &str) -> String {
+/// The host of a canonical URL, normalised as the tables expect.
+pub(crate) fn normalised_host_of(url: &str) -> Cow<'_, str> {
     normalise_host(host_of(url))
 }

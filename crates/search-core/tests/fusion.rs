@@ -772,11 +772,58 @@ fn a_real_brave_answer_fuses_with_its_dates_parsed() {
         .filter(|r| r.published_at.is_some())
         .count();
     assert_eq!(with_dates, dated);
-    // laravel.com is first for both engines and carries the query.
-    assert_eq!(f.results[0].url, "https://laravel.com");
-    assert_eq!(f.results[0].scores.keyword, 1.0);
+    // laravel.com is first for both engines: it has the largest RRF; its
+    // page_age becomes an RFC 3339 date.
+    let laravel = f
+        .results
+        .iter()
+        .find(|r| r.url == "https://laravel.com")
+        .unwrap();
+    assert_eq!(laravel.scores.rrf, f.stats.rrf_max);
+    assert!(close(laravel.scores.rrf, 2.0 / 61.0));
+    assert_eq!(laravel.scores.keyword, 1.0);
     assert_eq!(
-        f.results[0].published_at.as_deref(),
+        laravel.published_at.as_deref(),
         Some("2023-05-01T20:10:05Z")
     );
+    // Wikipedia's article (rank 2, two days old, tier 1) outranks it on the
+    // intent half of the score.
+    assert_eq!(f.results[0].url, "https://en.wikipedia.org/wiki/Laravel");
+    let basis = f.results[0].score_basis.as_ref().unwrap();
+    assert_eq!(basis.best_rank, 2);
+}
+
+// ---------------------------------------------------------------- threads
+
+#[test]
+fn threads_do_not_change_the_output() {
+    // Enough distinct URLs for two threads (16,384 merged results each),
+    // with shared URLs, variants and near-duplicate texts.
+    let n = 40_000;
+    let calls: Vec<EngineCall> = (0..4)
+        .map(|e| {
+            let hits = (0..n / 4 + 200)
+                .map(|i| {
+                    let id = if i % 5 == 0 { i } else { e * n + i };
+                    let url = if e % 2 == 0 {
+                        format!("https://site{}.example.org/page/{id}", id % 97)
+                    } else {
+                        format!("http://www.site{}.example.org/page/{id}/", id % 97)
+                    };
+                    let text = if id % 7 == 0 {
+                        ARTICLE.to_string()
+                    } else {
+                        format!("page {id} about rust {}", id % 13)
+                    };
+                    hit(i as u32 + 1, &url, &format!("Title {}", id % 11), &text)
+                })
+                .collect();
+            call(&format!("engine{e}"), "q", hits)
+        })
+        .collect();
+    let one = fuse(&calls, &opts("rust page").with_threads(1));
+    let two = fuse(&calls, &opts("rust page").with_threads(2));
+    assert!(one.stats.merged > 2 * 16_384, "{}", one.stats.merged);
+    assert!(one.stats.near_duplicates > 0);
+    assert_eq!(one, two);
 }

@@ -34,13 +34,13 @@ fn tier_of(host: &str) -> (f64, AuthorityRule) {
 fn tier_rule(tier: Tier, domain: &str) -> AuthorityRule {
     AuthorityRule::Tier {
         tier,
-        domain: domain.to_string(),
+        domain: domain.to_string().into(),
     }
 }
 
 fn pattern_rule(p: &str) -> AuthorityRule {
     AuthorityRule::Pattern {
-        pattern: p.to_string(),
+        pattern: p.to_string().into(),
     }
 }
 

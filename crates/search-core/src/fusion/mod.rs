@@ -31,7 +31,7 @@
 //!    where `rrf_max` is the largest `rrf` of this fusion, so the result most
 //!    engines agree on scores 1 on the rank half. Order: `final` descending,
 //!    then `rrf` descending, then best rank ascending, then canonical URL
-//!    ascending (then public before login) — a total order, so the output
+//!    ascending (then mergeable hits before login hits that may not merge) — a total order, so the output
 //!    never depends on the order of the calls.
 //! 5. **Near-duplicates** ([`crate::near_dup`]) are folded into the
 //!    best-scored member of each cluster.
@@ -48,20 +48,29 @@
 //! anything else: they stay separate results with the same canonical URL.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::authority::{AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain};
+use rustc_hash::FxHashMap;
+
+use crate::authority::{
+    Authority, AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain_of_normalised,
+};
 use crate::canonical::{CanonicalOptions, canonical_url};
+use crate::engine::EngineHit;
 use crate::freshness::{FreshnessBasis, freshness, parse_date};
-use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions};
+use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions, token_hash};
 use crate::provenance::Provenance;
 use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
 use crate::result::{Scores, SearchResult, SourceHit};
-use crate::tokenize::{Token, query_terms, tokens};
+use crate::tokenize::query_terms;
+
+mod canonical_fast;
+
+use canonical_fast::canonical_fast;
 
 /// The default RRF constant `k`.
 pub const DEFAULT_RRF_K: f64 = 60.0;
@@ -173,6 +182,11 @@ pub struct FusionOptions {
     pub near_dup: Option<NearDupOptions>,
     /// "Now" for freshness (injectable so results are reproducible).
     pub now: DateTime<Utc>,
+    /// Threads for building results: 0 (the default) uses the machine's
+    /// parallelism, up to 8; 1 keeps fusion on the calling thread. Threads
+    /// are only started for large fusions (16,384 merged results per
+    /// thread); the output is the same whatever the count.
+    pub threads: usize,
 }
 
 impl FusionOptions {
@@ -190,6 +204,7 @@ impl FusionOptions {
             canonical: CanonicalOptions::default(),
             near_dup: Some(NearDupOptions::default()),
             now: Utc::now(),
+            threads: 0,
         }
     }
 
@@ -241,6 +256,12 @@ impl FusionOptions {
     /// Set "now".
     pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
         self.now = now;
+        self
+    }
+
+    /// Set the thread count (0: automatic, 1: the calling thread only).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
         self
     }
 }
@@ -331,10 +352,6 @@ struct HitRef {
     rank: u32,
 }
 
-struct Group {
-    refs: Vec<HitRef>,
-}
-
 /// Options checked and made usable, with a warning for each replacement.
 struct Checked {
     k: f64,
@@ -407,14 +424,58 @@ fn check_options(o: &FusionOptions, warnings: &mut Vec<String>) -> Checked {
     }
 }
 
-fn engine_weight(o: &FusionOptions, engine: &str) -> f64 {
-    let w = o.engine_weights.weight(engine);
-    if w.is_finite() && w >= 0.0 { w } else { 0.0 }
-}
-
 /// Whether hits with this provenance must stay apart from every other hit.
 fn isolated(p: &Provenance) -> bool {
     p.is_login() && !p.merge_with_public_ok
+}
+
+/// A provenance's fields as a sort key (the last tie-break between hits).
+fn provenance_key(p: &Provenance) -> (bool, &str, &str, bool, bool, bool) {
+    (
+        p.is_login(),
+        p.auth_partition.as_str(),
+        p.runtime.as_str(),
+        p.login_state_used,
+        p.cache_eligible,
+        p.merge_with_public_ok,
+    )
+}
+
+/// What fusion needs to know about each call, computed once.
+struct CallInfo {
+    /// Position of (engine, sub-query) among the distinct pairs sorted by
+    /// name, so pairs compare as integers in name order.
+    pair: u32,
+    /// The engine's RRF weight.
+    weight: f64,
+    isolated: bool,
+}
+
+fn call_infos(calls: &[EngineCall], options: &FusionOptions) -> Vec<CallInfo> {
+    let mut pairs: Vec<(&str, &str)> = calls
+        .iter()
+        .map(|c| (c.engine.as_str(), c.sub_query.as_str()))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut weights: FxHashMap<&str, f64> = FxHashMap::default();
+    calls
+        .iter()
+        .map(|c| {
+            let pair = pairs
+                .binary_search(&(c.engine.as_str(), c.sub_query.as_str()))
+                .unwrap_or_default() as u32;
+            let weight = *weights.entry(c.engine.as_str()).or_insert_with(|| {
+                let w = options.engine_weights.weight(&c.engine);
+                if w.is_finite() && w >= 0.0 { w } else { 0.0 }
+            });
+            CallInfo {
+                pair,
+                weight,
+                isolated: isolated(&c.response.provenance),
+            }
+        })
+        .collect()
 }
 
 /// Fuse engine calls into ranked results. See the module docs for every
@@ -424,21 +485,25 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     let _span = tracing::debug_span!("fuse", calls = calls.len()).entered();
     let mut warnings = Vec::new();
     let checked = check_options(options, &mut warnings);
+    let infos = call_infos(calls, options);
 
-    // 1. Merge by canonical URL.
+    // 1. Merge by canonical URL: a group id per resolvable hit.
     let input_hits: usize = calls.iter().map(|c| c.response.hits.len()).sum();
-    let mut index: HashMap<(String, bool), u32> = HashMap::with_capacity(input_hits);
-    let mut groups: Vec<Group> = Vec::new();
+    let mut index: FxHashMap<(String, bool), u32> =
+        FxHashMap::with_capacity_and_hasher(input_hits, Default::default());
+    let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(input_hits);
     let mut unresolvable = Vec::new();
     for (ci, call) in calls.iter().enumerate() {
-        let iso = isolated(&call.response.provenance);
+        let iso = infos[ci].isolated;
         for (hi, hit) in call.response.hits.iter().enumerate() {
             let rank = if hit.rank == 0 {
                 u32::try_from(hi + 1).unwrap_or(u32::MAX)
             } else {
                 hit.rank
             };
-            let canonical = match canonical_url(&hit.url, options.canonical) {
+            let canonical = match canonical_fast(&hit.url, options.canonical)
+                .map_or_else(|| canonical_url(&hit.url, options.canonical), Ok)
+            {
                 Ok(c) => c,
                 Err(e) => {
                     unresolvable.push(UnresolvableHit {
@@ -452,20 +517,16 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                     continue;
                 }
             };
-            let r = HitRef {
-                call: ci as u32,
-                hit: hi as u32,
-                rank,
-            };
-            match index.entry((canonical, iso)) {
-                std::collections::hash_map::Entry::Occupied(e) => {
-                    groups[*e.get() as usize].refs.push(r);
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(groups.len() as u32);
-                    groups.push(Group { refs: vec![r] });
-                }
-            }
+            let next = index.len() as u32;
+            let group = *index.entry((canonical, iso)).or_insert(next);
+            grouped.push((
+                group,
+                HitRef {
+                    call: ci as u32,
+                    hit: hi as u32,
+                    rank,
+                },
+            ));
         }
     }
     unresolvable.sort_by(|a: &UnresolvableHit, b| {
@@ -477,30 +538,52 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             &b.url,
         ))
     });
-    let mut keys: Vec<(String, bool)> = vec![(String::new(), false); groups.len()];
-    for (key, id) in index {
-        keys[id as usize] = key;
+    let n_groups = index.len();
+    let mut keys: Vec<String> = vec![String::new(); n_groups];
+    for ((canonical, _), id) in index {
+        keys[id as usize] = canonical;
     }
+    // Hits laid out group by group (a counting sort: no per-group vectors).
+    let mut starts = vec![0u32; n_groups + 1];
+    for (g, _) in &grouped {
+        starts[*g as usize + 1] += 1;
+    }
+    for i in 0..n_groups {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut refs = vec![
+        HitRef {
+            call: 0,
+            hit: 0,
+            rank: 0
+        };
+        grouped.len()
+    ];
+    for (g, r) in grouped {
+        refs[fill[g as usize] as usize] = r;
+        fill[g as usize] += 1;
+    }
+    drop(fill);
 
-    // 2–3. Build each result with its RRF and intent scores.
-    let terms = query_terms(&options.query);
-    let scorer = AuthorityScorer::new(&options.domain_boosts);
-    let mut builder = FingerprintBuilder::default();
-    let mut found = vec![false; terms.len()];
-    let mut built: Vec<Built> = Vec::with_capacity(groups.len());
-    for (group, (canonical, _)) in groups.iter_mut().zip(keys) {
-        built.push(build_result(
-            calls,
-            options,
-            &checked,
-            &terms,
-            &scorer,
-            &mut builder,
-            &mut found,
-            group,
-            canonical,
-        ));
-    }
+    // 2–3. Build each result with its RRF and component scores; large
+    // fusions split the groups over threads (each result is independent, so
+    // the output is the same).
+    let shared = Shared {
+        calls,
+        infos: &infos,
+        options,
+        k: checked.k,
+        terms: query_terms(&options.query),
+        scorer: AuthorityScorer::new(&options.domain_boosts),
+    };
+    let threads = thread_count(options.threads, n_groups);
+    let mut built: Vec<Built> = if threads <= 1 {
+        build_groups(&shared, &mut refs, &starts, keys)
+    } else {
+        build_parallel(&shared, &mut refs, &starts, keys, threads)
+    };
+    drop(refs);
 
     // 4. Final score and order.
     let rrf_max = built
@@ -515,10 +598,36 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
         s.final_score = checked.share * rank_part + (1.0 - checked.share) * s.intent;
     }
-    built.sort_by(compare_built);
+    // Sort compact keys, not the results themselves.
+    let mut order: Vec<(f64, f64, u32, u32)> = built
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            (
+                b.result.scores.final_score,
+                b.result.scores.rrf,
+                b.best_rank,
+                i as u32,
+            )
+        })
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.total_cmp(&a.1))
+            .then_with(|| a.2.cmp(&b.2))
+            .then_with(|| compare_built(&built[a.3 as usize], &built[b.3 as usize]))
+    });
     let merged = built.len();
-    let (results, fps): (Vec<SearchResult>, Vec<Fingerprint>) =
-        built.into_iter().map(|b| (b.result, b.fingerprint)).unzip();
+    let mut slots: Vec<Option<Built>> = built.into_iter().map(Some).collect();
+    let mut results = Vec::with_capacity(merged);
+    let mut fps = Vec::with_capacity(merged);
+    for (_, _, _, i) in order {
+        if let Some(b) = slots[i as usize].take() {
+            results.push(b.result);
+            fps.push(b.fingerprint);
+        }
+    }
+    drop(slots);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -550,6 +659,9 @@ struct Built {
     result: SearchResult,
     fingerprint: Fingerprint,
     best_rank: u32,
+    /// Login hits that may not merge with public ones (the merge key's
+    /// second half; with the URL it makes the order total).
+    isolated: bool,
 }
 
 fn compare_built(a: &Built, b: &Built) -> Ordering {
@@ -560,17 +672,12 @@ fn compare_built(a: &Built, b: &Built) -> Ordering {
         .then_with(|| b.result.scores.rrf.total_cmp(&a.result.scores.rrf))
         .then_with(|| a.best_rank.cmp(&b.best_rank))
         .then_with(|| a.result.url.cmp(&b.result.url))
-        .then_with(|| {
-            a.result
-                .provenance
-                .is_login()
-                .cmp(&b.result.provenance.is_login())
-        })
+        .then_with(|| a.isolated.cmp(&b.isolated))
 }
 
 /// Longer by characters; ties go to the lexicographically smaller text.
 fn prefer_longer<'a>(current: &'a str, candidate: &'a str) -> &'a str {
-    if current.len() == candidate.len() && current == candidate {
+    if current == candidate {
         return current;
     }
     let (lc, ld) = (current.chars().count(), candidate.chars().count());
@@ -581,174 +688,298 @@ fn prefer_longer<'a>(current: &'a str, candidate: &'a str) -> &'a str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build_result(
-    calls: &[EngineCall],
-    options: &FusionOptions,
-    checked: &Checked,
-    terms: &[String],
-    scorer: &AuthorityScorer,
-    builder: &mut FingerprintBuilder,
-    found: &mut [bool],
-    group: &mut Group,
-    canonical: String,
-) -> Built {
-    let call = |r: &HitRef| &calls[r.call as usize];
-    let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
+/// Authority and registrable domain of a host.
+type HostScore = (Authority, String);
 
-    // RRF: per (engine, sub-query), the best rank; summed in a fixed order.
-    let refs = &mut group.refs;
-    refs.sort_by(|a, b| {
-        (call(a).engine.as_str(), call(a).sub_query.as_str(), a.rank).cmp(&(
-            call(b).engine.as_str(),
-            call(b).sub_query.as_str(),
-            b.rank,
-        ))
-    });
-    let mut rrf = 0.0;
-    let mut prev: Option<(&str, &str)> = None;
-    for r in refs.iter() {
-        let pair = (call(r).engine.as_str(), call(r).sub_query.as_str());
-        if prev != Some(pair) {
-            rrf += engine_weight(options, pair.0) / (checked.k + f64::from(r.rank));
-            prev = Some(pair);
-        }
-    }
+/// What every result of one fusion needs, read-only (shared by threads).
+struct Shared<'a> {
+    calls: &'a [EngineCall],
+    infos: &'a [CallInfo],
+    options: &'a FusionOptions,
+    k: f64,
+    terms: Vec<String>,
+    scorer: AuthorityScorer,
+}
 
-    // Sources best rank first.
-    refs.sort_by(|a, b| {
-        (
-            a.rank,
-            call(a).engine.as_str(),
-            call(a).sub_query.as_str(),
-            hit(a).url.as_str(),
-            a.call,
-            a.hit,
-        )
-            .cmp(&(
-                b.rank,
-                call(b).engine.as_str(),
-                call(b).sub_query.as_str(),
-                hit(b).url.as_str(),
-                b.call,
-                b.hit,
-            ))
-    });
-    let best = refs[0];
-    let mut title = hit(&best).title.as_str();
-    let mut snippet = hit(&best).snippet.as_str();
-    for r in &refs[1..] {
-        title = prefer_longer(title, &hit(r).title);
-        snippet = prefer_longer(snippet, &hit(r).snippet);
-    }
-    let mut published_at = None;
-    let mut raw_date = None;
-    for r in refs.iter() {
-        if let Some(p) = hit(r)
-            .published_at
-            .as_deref()
-            .filter(|p| !p.trim().is_empty())
-        {
-            if let Some(d) = parse_date(p, options.now) {
-                published_at = Some(d.to_rfc3339_opts(SecondsFormat::Secs, true));
-                break;
-            }
-            raw_date.get_or_insert(p);
-        }
-    }
-    let published_at = published_at.or_else(|| raw_date.map(str::to_string));
+/// Fewest groups per thread worth a thread of its own.
+const MIN_GROUPS_PER_THREAD: usize = 16_384;
 
-    let login_ref = refs.iter().find(|r| call(r).response.provenance.is_login());
-    let mut flags = Vec::new();
-    let provenance = match login_ref {
-        Some(l) => {
-            if refs.iter().any(|r| !call(r).response.provenance.is_login()) {
-                flags.push("dual-sourced".to_string());
-            }
-            call(l).response.provenance.clone()
-        }
-        None => call(&best).response.provenance.clone(),
+/// At most this many threads, whatever the machine has.
+const MAX_THREADS: usize = 8;
+
+fn thread_count(requested: usize, groups: usize) -> usize {
+    let wanted = if requested == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    } else {
+        requested
     };
+    wanted.min(groups / MIN_GROUPS_PER_THREAD).max(1)
+}
 
-    let sources: Vec<SourceHit> = refs
-        .iter()
-        .map(|r| SourceHit {
-            engine: call(r).engine.clone(),
-            rank: r.rank,
-            sub_query: call(r).sub_query.clone(),
-            url: hit(r).url.clone(),
-        })
-        .collect();
+/// Build the results of `keys` (group `g`'s hits are
+/// `refs[starts[g] - starts[0]..starts[g + 1] - starts[0]]`).
+fn build_groups(
+    shared: &Shared<'_>,
+    refs: &mut [HitRef],
+    starts: &[u32],
+    keys: Vec<String>,
+) -> Vec<Built> {
+    let mut ctx = BuildContext::new(shared);
+    let base = starts.first().copied().unwrap_or(0);
+    let mut built = Vec::with_capacity(keys.len());
+    for (g, canonical) in keys.into_iter().enumerate() {
+        let group = &mut refs[(starts[g] - base) as usize..(starts[g + 1] - base) as usize];
+        built.push(ctx.build(group, canonical));
+    }
+    built
+}
 
-    // Component scores.
-    let host = normalised_host_of(&canonical);
-    let domain = registrable_domain(&host);
-    let authority = scorer.score_normalised(&host, &domain);
-    let fresh = freshness(published_at.as_deref(), title, snippet, options.now);
-    let title_tokens = tokens(title);
-    let snippet_tokens = tokens(snippet);
-    let (keyword, terms_found) =
-        keyword_score(terms, found, &title_tokens, &snippet_tokens, title, snippet);
-    let fingerprint = builder.build(title, snippet, &snippet_tokens);
+/// [`build_groups`] over `threads` contiguous slices of the groups.
+fn build_parallel(
+    shared: &Shared<'_>,
+    refs: &mut [HitRef],
+    starts: &[u32],
+    mut keys: Vec<String>,
+    threads: usize,
+) -> Vec<Built> {
+    let n = keys.len();
+    let per = n.div_ceil(threads);
+    // Cut from the end so each part owns its keys and its slice of refs.
+    let mut parts = Vec::with_capacity(threads);
+    let mut refs_rest = refs;
+    let mut bounds: Vec<usize> = (0..threads).map(|t| (t * per).min(n)).collect();
+    bounds.push(n);
+    for t in (0..threads).rev() {
+        let (lo, hi) = (bounds[t], bounds[t + 1]);
+        let part_keys = keys.split_off(lo);
+        let cut = (starts[lo] - starts[0]) as usize;
+        let (head, tail) = refs_rest.split_at_mut(cut);
+        refs_rest = head;
+        parts.push((part_keys, tail, &starts[lo..=hi]));
+    }
+    parts.reverse();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|(part_keys, part_refs, part_starts)| {
+                scope.spawn(move || build_groups(shared, part_refs, part_starts, part_keys))
+            })
+            .collect();
+        let mut built = Vec::with_capacity(n);
+        for h in handles {
+            match h.join() {
+                Ok(part) => built.extend(part),
+                // A panic in a worker is a bug; re-raise it unchanged.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        built
+    })
+}
 
-    let result = SearchResult {
-        url: canonical,
-        original_url: hit(&best).url.clone(),
-        title: title.to_string(),
-        snippet: snippet.to_string(),
-        published_at,
-        domain,
-        sources,
-        scores: Scores {
-            rrf,
-            keyword,
-            freshness: fresh.score,
-            authority: authority.score,
-            intent: 0.0,
-            goggle: None,
-            final_score: 0.0,
-        },
-        score_basis: Some(ScoreBasis {
-            authority_rule: authority.rule,
-            boosted_by: authority.boosted_by,
-            freshness: fresh.basis,
-            keyword_terms_found: terms_found,
-            keyword_terms: terms.len() as u32,
+/// Per-thread state for building results.
+struct BuildContext<'a> {
+    calls: &'a [EngineCall],
+    infos: &'a [CallInfo],
+    options: &'a FusionOptions,
+    k: f64,
+    terms: &'a [String],
+    /// [`token_hash`] of each term.
+    term_hashes: Vec<u64>,
+    scorer: &'a AuthorityScorer,
+    /// Authority by host (many results share a host).
+    hosts: FxHashMap<String, HostScore>,
+    builder: FingerprintBuilder,
+    found: Vec<bool>,
+    rrf_terms: Vec<(u32, u32, f64)>,
+}
+
+impl<'a> BuildContext<'a> {
+    fn new(shared: &'a Shared<'a>) -> Self {
+        BuildContext {
+            calls: shared.calls,
+            infos: shared.infos,
+            options: shared.options,
+            k: shared.k,
+            terms: &shared.terms,
+            term_hashes: shared.terms.iter().map(|t| token_hash(t)).collect(),
+            scorer: &shared.scorer,
+            hosts: FxHashMap::default(),
+            builder: FingerprintBuilder::default(),
+            found: vec![false; shared.terms.len()],
+            rrf_terms: Vec::new(),
+        }
+    }
+
+    fn hit(&self, r: &HitRef) -> &EngineHit {
+        &self.calls[r.call as usize].response.hits[r.hit as usize]
+    }
+
+    fn call(&self, r: &HitRef) -> &EngineCall {
+        &self.calls[r.call as usize]
+    }
+
+    /// Order of a group's hits: best rank first, then by engine and
+    /// sub-query name, then by content — never by input position, so equal
+    /// hits are interchangeable.
+    fn compare_refs(&self, a: &HitRef, b: &HitRef) -> Ordering {
+        let (ha, hb) = (self.hit(a), self.hit(b));
+        a.rank
+            .cmp(&b.rank)
+            .then_with(|| {
+                self.infos[a.call as usize]
+                    .pair
+                    .cmp(&self.infos[b.call as usize].pair)
+            })
+            .then_with(|| ha.url.cmp(&hb.url))
+            .then_with(|| ha.title.cmp(&hb.title))
+            .then_with(|| ha.snippet.cmp(&hb.snippet))
+            .then_with(|| ha.published_at.cmp(&hb.published_at))
+            .then_with(|| {
+                provenance_key(&self.call(a).response.provenance)
+                    .cmp(&provenance_key(&self.call(b).response.provenance))
+            })
+    }
+
+    fn build(&mut self, refs: &mut [HitRef], canonical: String) -> Built {
+        let calls = self.calls;
+        let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
+        let call = |r: &HitRef| &calls[r.call as usize];
+        if refs.len() > 1 {
+            refs.sort_unstable_by(|a, b| self.compare_refs(a, b));
+        }
+        let best = refs[0];
+
+        // RRF: each (engine, sub-query) pair's best rank, summed in pair order.
+        self.rrf_terms.clear();
+        self.rrf_terms.extend(refs.iter().map(|r| {
+            let info = &self.infos[r.call as usize];
+            (info.pair, r.rank, info.weight)
+        }));
+        self.rrf_terms
+            .sort_unstable_by_key(|&(pair, rank, _)| (pair, rank));
+        self.rrf_terms.dedup_by_key(|(pair, _, _)| *pair);
+        let rrf: f64 = self
+            .rrf_terms
+            .iter()
+            .map(|&(_, rank, weight)| weight / (self.k + f64::from(rank)))
+            .sum();
+
+        let mut title = hit(&best).title.as_str();
+        let mut snippet = hit(&best).snippet.as_str();
+        for r in &refs[1..] {
+            title = prefer_longer(title, &hit(r).title);
+            snippet = prefer_longer(snippet, &hit(r).snippet);
+        }
+        let now = self.options.now;
+        let mut published_at = None;
+        let mut raw_date = None;
+        for r in refs.iter() {
+            if let Some(p) = self
+                .hit(r)
+                .published_at
+                .as_deref()
+                .filter(|p| !p.trim().is_empty())
+            {
+                if let Some(d) = parse_date(p, now) {
+                    published_at = Some(d.to_rfc3339_opts(SecondsFormat::Secs, true));
+                    break;
+                }
+                raw_date.get_or_insert(p);
+            }
+        }
+        let published_at = published_at.or_else(|| raw_date.map(str::to_string));
+
+        let login_ref = refs.iter().find(|r| call(r).response.provenance.is_login());
+        let mut flags = Vec::new();
+        let provenance = match login_ref {
+            Some(l) => {
+                if refs.iter().any(|r| !call(r).response.provenance.is_login()) {
+                    flags.push("dual-sourced".to_string());
+                }
+                call(l).response.provenance.clone()
+            }
+            None => call(&best).response.provenance.clone(),
+        };
+
+        let sources: Vec<SourceHit> = refs
+            .iter()
+            .map(|r| SourceHit {
+                engine: call(r).engine.clone(),
+                rank: r.rank,
+                sub_query: call(r).sub_query.clone(),
+                url: hit(r).url.clone(),
+            })
+            .collect();
+
+        // Component scores.
+        let host = normalised_host_of(&canonical);
+        let (authority, domain) = match self.hosts.get(host.as_ref()) {
+            Some((a, d)) => (a.clone(), d.clone()),
+            None => {
+                let domain = registrable_domain_of_normalised(&host).to_string();
+                let a = self.scorer.score_normalised(&host, &domain);
+                self.hosts
+                    .insert(host.into_owned(), (a.clone(), domain.clone()));
+                (a, domain)
+            }
+        };
+        let fresh = freshness(published_at.as_deref(), title, snippet, now);
+        self.found.iter_mut().for_each(|f| *f = false);
+        let (terms, term_hashes, found) = (self.terms, &self.term_hashes, &mut self.found);
+        let fingerprint = self.builder.build_visiting(title, snippet, |token, hash| {
+            for (i, &th) in term_hashes.iter().enumerate() {
+                if th == hash && terms[i] == token {
+                    found[i] = true;
+                }
+            }
+        });
+        let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);
+
+        let result = SearchResult {
+            url: canonical,
+            original_url: hit(&best).url.clone(),
+            title: title.to_string(),
+            snippet: snippet.to_string(),
+            published_at,
+            domain,
+            sources,
+            scores: Scores {
+                rrf,
+                keyword,
+                freshness: fresh.score,
+                authority: authority.score,
+                intent: 0.0,
+                goggle: None,
+                final_score: 0.0,
+            },
+            score_basis: Some(ScoreBasis {
+                authority_rule: authority.rule,
+                boosted_by: authority.boosted_by,
+                freshness: fresh.basis,
+                keyword_terms_found: terms_found,
+                keyword_terms: self.terms.len() as u32,
+                best_rank: best.rank,
+            }),
+            near_duplicates: Vec::new(),
+            flags,
+            provenance,
+        };
+        Built {
+            result,
+            fingerprint,
             best_rank: best.rank,
-        }),
-        near_duplicates: Vec::new(),
-        flags,
-        provenance,
-    };
-    Built {
-        result,
-        fingerprint,
-        best_rank: best.rank,
+            isolated: self.infos[best.call as usize].isolated,
+        }
     }
 }
 
-/// Share of `terms` among the tokens of title and snippet (a one-character
-/// CJK term, which never appears as a bigram token, is looked for as a
-/// substring). 0.5 when there are no terms.
-fn keyword_score(
-    terms: &[String],
-    found: &mut [bool],
-    title_tokens: &[Token],
-    snippet_tokens: &[Token],
-    title: &str,
-    snippet: &str,
-) -> (f64, u32) {
+/// Share of `terms` marked `found` (a one-character CJK term, which never
+/// appears as a bigram token, is looked for as a substring). 0.5 when there
+/// are no terms.
+fn keyword_score(terms: &[String], found: &mut [bool], title: &str, snippet: &str) -> (f64, u32) {
     if terms.is_empty() {
         return (0.5, 0);
-    }
-    found.iter_mut().for_each(|f| *f = false);
-    for t in title_tokens.iter().chain(snippet_tokens) {
-        let s = t.as_str();
-        for (i, term) in terms.iter().enumerate() {
-            if !found[i] && term == s {
-                found[i] = true;
-            }
-        }
     }
     for (i, term) in terms.iter().enumerate() {
         if !found[i] && term.chars().count() == 1 && crate::tokenize::has_cjk(term) {

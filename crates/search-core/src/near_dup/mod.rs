@@ -51,12 +51,17 @@
 //! input; the work is linear in the number of results.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::result::{NearDuplicate, SearchResult};
 use crate::tokenize::{Token, tokens};
+
+mod token_stream;
+
+pub(crate) use token_stream::TokenStream;
+use token_stream::count_tokens;
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
 pub const MAX_THRESHOLD: u32 = 7;
@@ -106,7 +111,7 @@ pub struct Fingerprint {
 impl Fingerprint {
     /// The fingerprint of a title and a snippet.
     pub fn of(title: &str, snippet: &str) -> Self {
-        FingerprintBuilder::default().build(title, snippet, &tokens(snippet))
+        FingerprintBuilder::default().build(title, snippet)
     }
 
     /// Whether it qualifies for clustering under `options`.
@@ -125,24 +130,37 @@ impl Fingerprint {
 pub struct FingerprintBuilder {
     features: Vec<u64>,
     words: Vec<u64>,
+    stream: TokenStream,
 }
 
 impl FingerprintBuilder {
-    /// The fingerprint of a title and a snippet, the snippet already
-    /// tokenised with [`crate::tokenize::tokens`].
-    pub fn build(&mut self, title: &str, snippet: &str, snippet_tokens: &[Token]) -> Fingerprint {
+    /// The fingerprint of a title and a snippet.
+    pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
+        self.build_visiting(title, snippet, |_, _| {})
+    }
+
+    /// [`Self::build`], also handing every token of the full title and of
+    /// the snippet to `visit`, with its [`token_hash`] (fusion measures
+    /// keyword coverage with them, so each text is tokenised once).
+    pub fn build_visiting(
+        &mut self,
+        title: &str,
+        snippet: &str,
+        mut visit: impl FnMut(&str, u64),
+    ) -> Fingerprint {
         self.features.clear();
-        self.add_field(&tokens(title_without_site_name(title)));
-        self.add_field(snippet_tokens);
+        let stripped = title_without_site_name(title);
+        if stripped.len() == title.len() {
+            self.add_field(title, &mut visit);
+        } else {
+            self.stream.for_each(title, |_, t| visit(t, token_hash(t)));
+            self.add_field(stripped, &mut |_, _| {});
+        }
+        self.add_field(snippet, &mut visit);
         self.features.sort_unstable();
         self.features.dedup();
-        let mut counts = [0u32; 64];
-        for &h in &self.features {
-            for (bit, count) in counts.iter_mut().enumerate() {
-                *count += ((h >> bit) & 1) as u32;
-            }
-        }
         let n = self.features.len() as u32;
+        let counts = bit_counts(&self.features);
         let mut simhash = 0u64;
         for (bit, &count) in counts.iter().enumerate() {
             if 2 * count > n {
@@ -157,14 +175,18 @@ impl FingerprintBuilder {
         }
     }
 
-    fn add_field(&mut self, field: &[Token]) {
+    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&str, u64)) {
         self.words.clear();
-        for t in field {
-            match t {
-                Token::Word(w) => self.words.push(hash_str(w)),
-                Token::Cjk(c) => self.features.push(mix(hash_str(c) ^ CJK_TAG)),
+        let (words, features) = (&mut self.words, &mut self.features);
+        self.stream.for_each(text, |cjk, t| {
+            let h = token_hash(t);
+            visit(t, h);
+            if cjk {
+                features.push(mix(h ^ CJK_TAG));
+            } else {
+                words.push(h);
             }
-        }
+        });
         match self.words.len() {
             0 => {}
             1 | 2 => {
@@ -184,11 +206,50 @@ impl FingerprintBuilder {
     }
 }
 
+/// `EXPAND[b]` has byte `i` set to bit `i` of `b`.
+const EXPAND: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                table[b] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// For each of the 64 bit positions, how many of `hashes` have it set.
+/// Counts in byte lanes (eight table additions per hash instead of 64 bit
+/// tests), spilled to the totals every 255 hashes before a lane can overflow.
+fn bit_counts(hashes: &[u64]) -> [u32; 64] {
+    let mut counts = [0u32; 64];
+    for chunk in hashes.chunks(255) {
+        let mut lanes = [0u64; 8];
+        for &h in chunk {
+            for (j, lane) in lanes.iter_mut().enumerate() {
+                *lane += EXPAND[((h >> (8 * j)) & 0xff) as usize];
+            }
+        }
+        for (j, lane) in lanes.iter().enumerate() {
+            for i in 0..8 {
+                counts[8 * j + i] += ((lane >> (8 * i)) & 0xff) as u32;
+            }
+        }
+    }
+    counts
+}
+
 const CJK_TAG: u64 = 0x9E37_79B9_7F4A_7C15;
 const SHORT_TAG: u64 = 0xC2B2_AE3D_27D4_EB4F;
 
-/// FNV-1a over the bytes, then a 64-bit finaliser so every bit is usable.
-fn hash_str(s: &str) -> u64 {
+/// The 64-bit hash of a token that fingerprints are built from (FNV-1a
+/// over the bytes, then a finaliser so every bit is usable).
+pub fn token_hash(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in s.as_bytes() {
         h ^= u64::from(b);
@@ -207,25 +268,69 @@ fn mix(mut h: u64) -> u64 {
     h
 }
 
-/// A hasher for keys that are already well mixed block values.
-#[derive(Default)]
-struct BlockHasher(u64);
+/// "No entry" in the bucket lists.
+const NONE: u32 = u32::MAX;
 
-impl Hasher for BlockHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+/// The first entry of each bucket: a dense array for 16-bit (or narrower)
+/// blocks once there are enough results to fill one, a hash map otherwise.
+enum Heads {
+    Dense(Vec<u32>),
+    Sparse(FxHashMap<u64, u32>),
+}
+
+impl Heads {
+    fn get(&self, key: u64) -> u32 {
+        match self {
+            Heads::Dense(v) => v[key as usize],
+            Heads::Sparse(m) => m.get(&key).copied().unwrap_or(NONE),
         }
     }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = mix(n);
+
+    fn set(&mut self, key: u64, value: u32) {
+        match self {
+            Heads::Dense(v) => v[key as usize] = value,
+            Heads::Sparse(m) => {
+                m.insert(key, value);
+            }
+        }
     }
 }
 
-type BlockMap = HashMap<u64, Vec<u32>, BuildHasherDefault<BlockHasher>>;
+/// One block's index: representatives linked per block value (a bucket is
+/// a list threaded through `next`, newest first), so inserting allocates
+/// nothing.
+struct BlockIndex {
+    shift: u32,
+    mask: u64,
+    heads: Heads,
+    next: Vec<u32>,
+}
+
+impl BlockIndex {
+    fn new(shift: u32, mask: u64, n: usize) -> Self {
+        let heads = if mask <= 0xFFFF && n >= 16_384 {
+            Heads::Dense(vec![NONE; mask as usize + 1])
+        } else {
+            Heads::Sparse(FxHashMap::default())
+        };
+        BlockIndex {
+            shift,
+            mask,
+            heads,
+            next: vec![NONE; n],
+        }
+    }
+
+    fn key(&self, simhash: u64) -> u64 {
+        (simhash >> self.shift) & self.mask
+    }
+
+    fn insert(&mut self, simhash: u64, i: u32) {
+        let key = self.key(simhash);
+        self.next[i as usize] = self.heads.get(key);
+        self.heads.set(key, i);
+    }
+}
 
 /// The bit ranges `(shift, mask)` of the `threshold + 1` blocks.
 fn blocks(threshold: u32) -> Vec<(u32, u64)> {
@@ -263,16 +368,24 @@ const MAX_SITE_NAME_TOKENS: usize = 4;
 /// `Announcing Rust 1.80.0`; a title without such a segment is unchanged.
 pub fn title_without_site_name(title: &str) -> &str {
     let t = title.trim();
-    let mut cut: Option<usize> = SITE_SEPARATORS.iter().filter_map(|sep| t.rfind(sep)).max();
-    if cut.is_none() && crate::tokenize::has_cjk(t) {
-        cut = t.rfind(CJK_SITE_SEPARATORS);
+    let cjk = crate::tokenize::has_cjk(t);
+    // The last separator: a spaced one, or in CJK titles an unspaced one.
+    let mut cut: Option<(usize, usize)> = None; // (start, length)
+    for (i, c) in t.char_indices() {
+        if c == ' ' {
+            if let Some(sep) = SITE_SEPARATORS.iter().find(|sep| t[i..].starts_with(**sep)) {
+                cut = Some((i, sep.len()));
+            }
+        } else if cjk && CJK_SITE_SEPARATORS.contains(&c) {
+            cut = Some((i, c.len_utf8()));
+        }
     }
-    let Some(at) = cut else {
+    let Some((at, len)) = cut else {
         return t;
     };
     let head = t[..at].trim_end();
-    let tail = t[at..].trim_start_matches(|c: char| !c.is_alphanumeric());
-    let tail_tokens = tokens(tail).len();
+    let tail = &t[at + len..];
+    let tail_tokens = count_tokens(tail);
     if head.is_empty() || tail_tokens == 0 || tail_tokens > MAX_SITE_NAME_TOKENS {
         return t;
     }
@@ -314,7 +427,7 @@ pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<Sear
     let mut builder = FingerprintBuilder::default();
     let fps: Vec<Fingerprint> = results
         .iter()
-        .map(|r| builder.build(&r.title, &r.snippet, &tokens(&r.snippet)))
+        .map(|r| builder.build(&r.title, &r.snippet))
         .collect();
     cluster_with(results, &fps, options)
 }
@@ -327,8 +440,10 @@ pub fn cluster_with(
     options: &NearDupOptions,
 ) -> Vec<SearchResult> {
     let threshold = options.threshold.min(MAX_THRESHOLD);
-    let blocks = blocks(threshold);
-    let mut tables: Vec<BlockMap> = (0..blocks.len()).map(|_| BlockMap::default()).collect();
+    let mut index: Vec<BlockIndex> = blocks(threshold)
+        .into_iter()
+        .map(|(shift, mask)| BlockIndex::new(shift, mask, results.len()))
+        .collect();
     // For each result: the representative it joined and the distance.
     let mut joined: Vec<Option<(u32, u32)>> = vec![None; results.len()];
     let mut any_joined = false;
@@ -342,20 +457,19 @@ pub fn cluster_with(
         }
         let class = partition_class(r);
         let mut best: Option<(u32, u32)> = None; // (distance, rep index)
-        for (b, &(shift, mask)) in blocks.iter().enumerate() {
-            let key = (fp.simhash >> shift) & mask;
-            let Some(bucket) = tables[b].get(&key) else {
-                continue;
-            };
-            for &rep in bucket.iter().take(options.max_bucket_scan) {
+        for block in &index {
+            let mut rep = block.heads.get(block.key(fp.simhash));
+            let mut scanned = 0;
+            while rep != NONE && scanned < options.max_bucket_scan {
                 let d = fp.distance(&fingerprints[rep as usize]);
-                if d > threshold || best.is_some_and(|(bd, bi)| (bd, bi) <= (d, rep)) {
-                    continue;
+                if d <= threshold && best.is_none_or(|b| (d, rep) < b) {
+                    let rep_r = &results[rep as usize];
+                    if partition_class(rep_r) == class && titles_agree(r, rep_r, options) {
+                        best = Some((d, rep));
+                    }
                 }
-                let rep_r = &results[rep as usize];
-                if partition_class(rep_r) == class && titles_agree(r, rep_r, options) {
-                    best = Some((d, rep));
-                }
+                rep = block.next[rep as usize];
+                scanned += 1;
             }
         }
         match best {
@@ -364,13 +478,13 @@ pub fn cluster_with(
                 any_joined = true;
             }
             None => {
-                for (b, &(shift, mask)) in blocks.iter().enumerate() {
-                    let key = (fp.simhash >> shift) & mask;
-                    tables[b].entry(key).or_default().push(i as u32);
+                for block in &mut index {
+                    block.insert(fp.simhash, i as u32);
                 }
             }
         }
     }
+    drop(index);
     if !any_joined {
         return results;
     }
