@@ -175,7 +175,13 @@ impl Sampler {
 fn config() -> ChromiumConfig {
     let exe = std::env::var("FERRET_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     // The page is on 127.0.0.1: the guard must allow private addresses here.
-    ChromiumConfig::managed(exe).guard(ferret_core::guard::UrlGuard::new().allow_private(true))
+    let mut c =
+        ChromiumConfig::managed(exe).guard(ferret_core::guard::UrlGuard::new().allow_private(true));
+    // Extra switches for experiments (space-separated, without dashes).
+    if let Ok(extra) = std::env::var("BENCH_EXTRA_ARGS") {
+        c.extra_args = extra.split_whitespace().map(str::to_string).collect();
+    }
+    c
 }
 
 fn options() -> RenderOptions {
@@ -307,6 +313,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut sorted = lat.clone();
     sorted.sort_by(|a, b| a.total_cmp(b));
+    if sorted.is_empty() {
+        sorted.push(0.0);
+    }
     let p90 = sorted[((sorted.len() as f64 * 0.9) as usize).saturating_sub(1)];
     out.insert(
         "warm_fetch_ms".into(),
@@ -394,6 +403,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .unwrap_or(Value::Null);
     out.insert("peak_memory_kb_by_phase".into(), peaks);
+    // CPU seconds this process (the CDP client) used, from /proc/self/stat.
+    let cpu = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|st| {
+            let rest = st
+                .get(st.rfind(')')? + 2..)?
+                .split_whitespace()
+                .collect::<Vec<_>>();
+            let ticks: f64 =
+                rest.get(11)?.parse::<f64>().ok()? + rest.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        });
+    out.insert("self_cpu_s".into(), json!(cpu));
+    eprintln!("driver CPU: {cpu:?} s");
     out.insert(
         "self_pss_kb".into(),
         json!(procs::pss_kib(std::process::id()).unwrap_or(0)),

@@ -151,6 +151,22 @@ fn router(secret_hits: Arc<AtomicUsize>, port_holder: Arc<AtomicUsize>) -> Route
         )
         .route("/form", get(|| async { Html(FORM) }))
         .route(
+            "/ticking",
+            get(|| async {
+                Html(
+                    "<!doctype html><title>Clock</title><main><p>A page whose clock never stops                      ticking, so it never settles. TICKING-BODY</p><p id=clock></p></main>                     <script>setInterval(() => { document.getElementById('clock').textContent =                      Date.now(); }, 100);</script>",
+                )
+            }),
+        )
+        .route(
+            "/alerting",
+            get(|| async {
+                Html(
+                    "<!doctype html><title>Alert</title><script>alert('hello');                      confirm('sure?');</script><main><p>Text after two dialogs.                      AFTER-DIALOGS</p></main>",
+                )
+            }),
+        )
+        .route(
             "/",
             get(|| async {
                 (
@@ -931,6 +947,27 @@ async fn act_searches_then_fetches_the_top_results(c: &Ctx) {
     );
 }
 
+async fn restless_pages_are_still_read(c: &Ctx) {
+    let start = std::time::Instant::now();
+    let mut req = FetchRequest::new(format!("{}/ticking", c.base));
+    req.timeout = Some(Duration::from_secs(3));
+    let out = modes::fetch(&c.rt, &req)
+        .await
+        .expect("read when the budget runs out");
+    assert!(!out.wait_satisfied);
+    assert!(out.content.contains("TICKING-BODY"));
+    assert!(
+        start.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        start.elapsed()
+    );
+
+    let out = modes::fetch(&c.rt, &FetchRequest::new(format!("{}/alerting", c.base)))
+        .await
+        .expect("dialogs do not block");
+    assert!(out.content.contains("AFTER-DIALOGS"), "{}", out.content);
+}
+
 async fn status_reports_the_runtime(c: &Ctx) {
     let s = modes::status(&c.rt, &c.rt.config().home).await;
     assert_eq!(s.schema, "ferret.browser.status.v1");
@@ -1018,6 +1055,11 @@ fn main() {
         .await;
         h.run("serp_pages_are_extracted", serp_pages_are_extracted(&c))
             .await;
+        h.run(
+            "restless_pages_are_still_read",
+            restless_pages_are_still_read(&c),
+        )
+        .await;
         h.run(
             "act_searches_then_fetches_the_top_results",
             act_searches_then_fetches_the_top_results(&c),

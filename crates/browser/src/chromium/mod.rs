@@ -648,8 +648,14 @@ async fn evaluate_across_navigation(
     }
 }
 
+/// The longest a settled / network-idle wait lasts before the page is read
+/// as it is.
+pub const SETTLE_CAP: Duration = Duration::from_secs(10);
+
 fn wait_arg(wait: &WaitFor, max: Duration) -> Value {
-    let max_ms = max.as_millis() as u64;
+    // Leave time to read the page after an in-page wait gives up.
+    let margin = (max / 4).min(Duration::from_secs(1));
+    let max_ms = max.saturating_sub(margin).as_millis() as u64;
     match wait {
         WaitFor::DomReady => json!({"kind": "dom_ready", "max_ms": max_ms}),
         WaitFor::Load => json!({"kind": "load", "max_ms": max_ms}),
@@ -666,6 +672,12 @@ fn wait_arg(wait: &WaitFor, max: Duration) -> Value {
 /// from the tab's watcher.
 async fn wait_in(tab: &Tab, wait: &WaitFor, budget: Duration) -> Result<bool, BrowserError> {
     let start = Instant::now();
+    // A page that never settles (a ticking clock, a long poll) is read after
+    // SETTLE_CAP rather than at the end of the page budget.
+    let budget = match wait {
+        WaitFor::Settled { .. } | WaitFor::NetworkIdle { .. } => budget.min(SETTLE_CAP),
+        _ => budget,
+    };
     let slack = Duration::from_secs(2);
     let network_quiet = match wait {
         WaitFor::NetworkIdle { idle_ms } => Some(Duration::from_millis(*idle_ms)),

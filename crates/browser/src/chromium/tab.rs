@@ -1,7 +1,8 @@
 //! One browser tab and its watcher task: every request the tab makes is
 //! paused (CDP `Fetch` domain), checked by the URL guard and continued or
 //! failed; network activity is counted for network-idle waits; the main
-//! document's HTTP status is remembered.
+//! document's HTTP status is remembered; JavaScript dialogs are accepted so
+//! they never block the page.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -15,6 +16,9 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
     EventResponseReceived, ResourceType,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventJavascriptDialogOpening, HandleJavaScriptDialogParams,
 };
 use ferret_core::guard::UrlGuard;
 use futures::StreamExt;
@@ -89,6 +93,19 @@ impl TabState {
     }
 }
 
+/// A request ended: out of the in-flight set, or remembered if its start
+/// has not been seen yet.
+fn end_request(st: &TabState, early_done: &mut HashSet<String>, id: &str) {
+    let removed = st.inflight.lock().map(|mut s| s.remove(id)).unwrap_or(true);
+    if !removed {
+        if early_done.len() > 1000 {
+            early_done.clear();
+        }
+        early_done.insert(id.to_string());
+    }
+    st.touch();
+}
+
 /// A tab with its watcher.
 #[derive(Debug)]
 pub(crate) struct Tab {
@@ -147,12 +164,21 @@ impl Tab {
             .event_listener::<EventResponseReceived>()
             .await
             .map_err(cdp)?;
+        let mut dialogs = page
+            .event_listener::<EventJavascriptDialogOpening>()
+            .await
+            .map_err(cdp)?;
         let state = Arc::new(TabState::new());
         let st = state.clone();
         let pg = page.clone();
         let watcher = tokio::spawn(async move {
+            // Request ids that finished before their start event was seen
+            // (events arrive on separate streams).
+            let mut early_done: HashSet<String> = HashSet::new();
             loop {
                 tokio::select! {
+                    // Start events before end events when both are ready.
+                    biased;
                     ev = paused.next() => {
                         let Some(ev) = ev else { break };
                         let url = ev.request.url.clone();
@@ -178,18 +204,30 @@ impl Tab {
                     }
                     ev = sent.next() => {
                         let Some(ev) = ev else { break };
-                        if let Ok(mut s) = st.inflight.lock() { s.insert(ev.request_id.inner().clone()); }
+                        let id = ev.request_id.inner().clone();
+                        // A redirect re-sends the same id; it is still one request.
+                        if !early_done.remove(&id) {
+                            if let Ok(mut s) = st.inflight.lock() { s.insert(id); }
+                        }
                         st.touch();
                     }
                     ev = finished.next() => {
                         let Some(ev) = ev else { break };
-                        if let Ok(mut s) = st.inflight.lock() { s.remove(ev.request_id.inner()); }
-                        st.touch();
+                        end_request(&st, &mut early_done, ev.request_id.inner());
                     }
                     ev = failed.next() => {
                         let Some(ev) = ev else { break };
-                        if let Ok(mut s) = st.inflight.lock() { s.remove(ev.request_id.inner()); }
-                        st.touch();
+                        end_request(&st, &mut early_done, ev.request_id.inner());
+                    }
+                    ev = dialogs.next() => {
+                        // alert / confirm / prompt / beforeunload would block
+                        // the page (and every evaluation) until answered.
+                        let Some(ev) = ev else { break };
+                        tracing::debug!(target: "ferret_browser", message = %ev.message, "dialog accepted");
+                        let page = pg.clone();
+                        tokio::spawn(async move {
+                            let _ = tokio::time::timeout(call_timeout, page.execute(HandleJavaScriptDialogParams::new(true))).await;
+                        });
                     }
                     ev = responses.next() => {
                         let Some(ev) = ev else { break };
