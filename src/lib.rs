@@ -27,6 +27,8 @@ pub use builder::{Ferret, FerretBuilder};
 pub use error::FerretError;
 pub use ferret_core as core;
 pub use ferret_engines as engines;
+/// Fetching, extraction and verdicts (`ferret-evidence`).
+pub use ferret_evidence as evidence;
 /// The browser runtime (`ferret-browser`, feature `browser`).
 #[cfg(feature = "browser")]
 pub use ferret_browser as browser;

@@ -354,12 +354,16 @@ fn main_content(
     let normal = RenderOptions {
         base,
         prose_only: false,
+        keep_link_paragraphs: false,
     };
     let Some((best, _)) = analysis.best_container(dom) else {
-        return (
-            render::render(dom, analysis, body, &normal),
-            Strategy::WholeBody,
-        );
+        // No prose anywhere: the visible text as it is, links included.
+        let everything = RenderOptions {
+            keep_link_paragraphs: true,
+            ..normal
+        };
+        let all = render::render(dom, analysis, body, &everything);
+        return (all, Strategy::WholeBody);
     };
     let chosen = render::render(dom, analysis, best, &normal);
     let chosen_chars = chars_of(&chosen);
@@ -367,8 +371,8 @@ fn main_content(
         return (chosen, Strategy::Container);
     }
     let prose = RenderOptions {
-        base,
         prose_only: true,
+        ..normal
     };
     let fallback = render::render(dom, analysis, body, &prose);
     if chars_of(&fallback) > chosen_chars * 2 {

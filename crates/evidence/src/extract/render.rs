@@ -24,6 +24,8 @@ pub(crate) struct RenderOptions<'u> {
     pub base: Option<&'u Url>,
     /// Keep only blocks whose own text is prose (the fallback pass).
     pub prose_only: bool,
+    /// Keep paragraphs that are mostly links (a page without prose).
+    pub keep_link_paragraphs: bool,
 }
 
 /// The rendered main content.
@@ -438,7 +440,8 @@ impl Writer<'_, '_, '_> {
             return s.own_is_prose() || matches!(tag, Tag::Heading(_));
         }
         let own_density = s.own_link_density();
-        if own_density > 0.5 && s.own_len.saturating_sub(s.own_link) < 60 {
+        if !self.opts.keep_link_paragraphs
+            && own_density > 0.5 && s.own_len.saturating_sub(s.own_link) < 60 {
             return false;
         }
         true
