@@ -19,10 +19,14 @@
 //!   is a verbatim slice of the extracted text.
 //! - [`structured`]: fail-closed extraction to a JSON Schema from JSON-LD
 //!   and HTML tables (`ferret.extract.v1`).
+//! - [`refs`]: typed references of a GitHub issue or pull request (issues,
+//!   PRs, commits, duplicates, related, URLs) from its API JSON or page
+//!   HTML (`ferret.refs.v1`).
 
 pub mod extract;
 pub mod fetch;
 pub mod highlights;
+pub mod refs;
 pub mod safety;
 pub mod structured;
 pub mod verify;
