@@ -114,13 +114,20 @@ fn score(rows: &[(u32, u32, u32)]) -> (f64, f64, f64) {
             .map(|&(tp, _, fn_)| f64::from(tp) / f64::from(tp + fn_))
             .collect(),
     );
-    let f1 = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+    let f1 = if p + r > 0.0 {
+        2.0 * p * r / (p + r)
+    } else {
+        0.0
+    };
     (p, r, f1)
 }
 
 #[test]
 fn metric_matches_the_benchmark_definition() {
-    assert_eq!(tokens("It's a don't-care, x_y 42½!"), ["It", "s", "a", "don", "t", "care", "x_y", "42½"]);
+    assert_eq!(
+        tokens("It's a don't-care, x_y 42½!"),
+        ["It", "s", "a", "don", "t", "care", "x_y", "42½"]
+    );
     assert_eq!(page_counts("a b c d e", "a b c d e"), (2, 0, 0));
     assert_eq!(page_counts("a b c d e", "a b c d"), (1, 0, 1));
     assert_eq!(page_counts("a b", "a b"), (1, 0, 0));
@@ -137,7 +144,8 @@ fn benchmark_f1_is_at_least_trafilatura() {
         return;
     };
     let truth: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("ground-truth.json")).expect("ground-truth.json is readable"),
+        &std::fs::read_to_string(dir.join("ground-truth.json"))
+            .expect("ground-truth.json is readable"),
     )
     .expect("ground-truth.json is JSON");
     let truth = truth.as_object().expect("ground truth is an object");
@@ -161,5 +169,8 @@ fn benchmark_f1_is_at_least_trafilatura() {
         "article-extraction benchmark: {} pages, precision {p:.3}, recall {r:.3}, F1 {f1:.3}",
         rows.len()
     );
-    assert!(f1 >= MIN_F1, "F1 {f1:.3} is below {MIN_F1} (precision {p:.3}, recall {r:.3})");
+    assert!(
+        f1 >= MIN_F1,
+        "F1 {f1:.3} is below {MIN_F1} (precision {p:.3}, recall {r:.3})"
+    );
 }

@@ -9,11 +9,22 @@ use url::Url;
 /// Invariants every result keeps.
 fn check(out: &Extracted) {
     assert_eq!(out.text_chars, out.text.chars().count());
-    assert!((0.0..=1.0).contains(&out.link_density), "{}", out.link_density);
-    assert_eq!(out.text.is_empty(), out.strategy == extract::Strategy::Empty);
+    assert!(
+        (0.0..=1.0).contains(&out.link_density),
+        "{}",
+        out.link_density
+    );
+    assert_eq!(
+        out.text.is_empty(),
+        out.strategy == extract::Strategy::Empty
+    );
     assert!(out.meta.count() <= 4);
     for link in &out.links {
-        assert!(link.url.starts_with("http://") || link.url.starts_with("https://"), "{}", link.url);
+        assert!(
+            link.url.starts_with("http://") || link.url.starts_with("https://"),
+            "{}",
+            link.url
+        );
     }
     if let Some(date) = &out.published {
         assert!(date.len() >= 10 && date.as_bytes()[4] == b'-', "{date}");
@@ -118,9 +129,17 @@ fn hundred_thousand_deep_nesting_of_any_kind_is_handled() {
         ("<x-a>", "</x-a>"),
         ("<a href=\"/x\">", "</a>"),
     ] {
-        let out = extract(&nested(open, close, 100_000, text), None, &ExtractOptions::default());
+        let out = extract(
+            &nested(open, close, 100_000, text),
+            None,
+            &ExtractOptions::default(),
+        );
         check(&out);
-        assert!(out.text.contains("Deeply nested words"), "{open}: {:?}", out.text);
+        assert!(
+            out.text.contains("Deeply nested words"),
+            "{open}: {:?}",
+            out.text
+        );
     }
     // unclosed tags and deep tables
     for html in [
@@ -137,7 +156,10 @@ fn hundred_thousand_deep_nesting_of_any_kind_is_handled() {
 #[test]
 fn huge_flat_documents_are_handled() {
     let para = "<p>Plenty of ordinary paragraphs, one after the other, with commas, words and sentences.</p>";
-    let html = format!("<html><body><article>{}</article></body></html>", para.repeat(20_000));
+    let html = format!(
+        "<html><body><article>{}</article></body></html>",
+        para.repeat(20_000)
+    );
     let out = extract(&html, None, &ExtractOptions::default());
     check(&out);
     assert_eq!(out.blocks.len(), 20_000);

@@ -56,13 +56,17 @@ const RAW_ELEMENTS: &[(&str, Content)] = &[
 /// are dropped (their text is kept).
 pub(crate) const MAX_DEPTH: usize = 1024;
 
-/// Elements that never have content or whose end tag is usually implied:
-/// they do not count towards the nesting depth.
+/// Elements that never have content or whose end tag is usually implied
+/// (and that cannot nest inside themselves): they do not count towards the
+/// nesting depth.
 const NO_DEPTH: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-    "wbr", "param", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th",
-    "thead", "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp", "html", "head", "body",
+    "wbr", "param", "keygen", "p", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead",
+    "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp", "html", "head", "body",
 ];
+
+/// How far down the open elements an end tag looks for its start tag.
+const END_TAG_REACH: usize = 32;
 
 /// The tag name at the start of `rest`.
 fn tag_name(rest: &[u8]) -> &[u8] {
@@ -80,6 +84,62 @@ fn counts_for_depth(name: &[u8]) -> bool {
         .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
 }
 
+/// A lower-cased tag name, truncated to 16 bytes (only used to pair start
+/// and end tags).
+type ShortName = [u8; 16];
+
+fn short_name(name: &[u8]) -> ShortName {
+    let mut out = [0u8; 16];
+    for (o, b) in out.iter_mut().zip(name) {
+        *o = b.to_ascii_lowercase();
+    }
+    out
+}
+
+/// A rough model of the open elements, enough to keep the nesting depth the
+/// parser sees below [`MAX_DEPTH`]: start tags beyond it are dropped, and so
+/// are their end tags.
+#[derive(Default)]
+struct DepthGuard {
+    open: Vec<ShortName>,
+    dropped: Vec<(ShortName, usize)>,
+}
+
+impl DepthGuard {
+    /// Records a start tag; `true` when it must be dropped.
+    fn start(&mut self, name: &[u8]) -> bool {
+        let name = short_name(name);
+        if self.open.len() >= MAX_DEPTH {
+            match self.dropped.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => *count += 1,
+                None => self.dropped.push((name, 1)),
+            }
+            return true;
+        }
+        // `<li>` closes an open `<li>` sibling.
+        if name[..3] == *b"li\0" && self.open.last() == Some(&name) {
+            self.open.pop();
+        }
+        self.open.push(name);
+        false
+    }
+
+    /// Records an end tag; `true` when it closes a dropped start tag.
+    fn end(&mut self, name: &[u8]) -> bool {
+        let name = short_name(name);
+        if let Some((_, count)) = self.dropped.iter_mut().find(|(n, c)| *n == name && *c > 0) {
+            *count -= 1;
+            return true;
+        }
+        let reach = self.open.len().min(END_TAG_REACH);
+        if let Some(k) = self.open.iter().rev().take(reach).position(|n| *n == name) {
+            let len = self.open.len() - k - 1;
+            self.open.truncate(len);
+        }
+        false
+    }
+}
+
 /// Copies `html` without the contents of scripts, styles, SVG, noscript blocks
 /// and comments. JSON-LD script bodies are kept.
 pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
@@ -89,10 +149,7 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
     // `copied` is the start of the not-yet-copied input.
     let mut copied = 0usize;
     let mut pos = 0usize;
-    // Approximate element depth (start tags minus end tags of elements that
-    // need an end tag), and start tags dropped beyond MAX_DEPTH.
-    let mut depth = 0usize;
-    let mut dropped = 0usize;
+    let mut guard = DepthGuard::default();
     while let Some(off) = memchr(b'<', &bytes[pos..]) {
         let lt = pos + off;
         let rest = &bytes[lt + 1..];
@@ -109,14 +166,9 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
             // start tags that were dropped.
             let name = tag_name(&rest[1..]);
             let end = tag_end(bytes, lt + 2 + name.len());
-            if counts_for_depth(name) {
-                if dropped > 0 {
-                    dropped -= 1;
-                    out.push_str(&html[copied..lt]);
-                    copied = end;
-                } else {
-                    depth = depth.saturating_sub(1);
-                }
+            if counts_for_depth(name) && guard.end(name) {
+                out.push_str(&html[copied..lt]);
+                copied = end;
             }
             pos = end;
             continue;
@@ -132,17 +184,12 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
             .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
         let Some(&(raw_name, handling)) = raw else {
             let self_closing = bytes.get(tag_end.wrapping_sub(2)) == Some(&b'/');
-            if counts_for_depth(name) && !self_closing {
-                if depth >= MAX_DEPTH {
-                    // Too deep to be a real page: drop the start tag (its
-                    // text stays) so the parser's work stays linear.
-                    dropped += 1;
-                    info.depth_capped = true;
-                    out.push_str(&html[copied..lt]);
-                    copied = tag_end;
-                } else {
-                    depth += 1;
-                }
+            if counts_for_depth(name) && !self_closing && guard.start(name) {
+                // Too deep to be a real page: drop the start tag (its text
+                // stays) so the parser's work stays linear.
+                info.depth_capped = true;
+                out.push_str(&html[copied..lt]);
+                copied = tag_end;
             }
             pos = tag_end;
             continue;
@@ -309,6 +356,14 @@ mod tests {
         assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
         assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
         assert!(out.contains("deep text"));
+        let lists = "<ul><li>".repeat(depth);
+        let (out, _) = strip_inert(&lists);
+        assert_eq!(
+            out.matches("<ul>").count() + out.matches("<li>").count(),
+            MAX_DEPTH
+        );
+        let siblings = format!("<ul>{}</ul>", "<li>item".repeat(depth));
+        assert_eq!(strip_inert(&siblings).0, siblings);
         let (shallow, info) = strip_inert("<div><p>a<p>b</div><br><img src=x>");
         assert!(!info.depth_capped);
         assert_eq!(shallow, "<div><p>a<p>b</div><br><img src=x>");

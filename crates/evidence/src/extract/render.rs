@@ -441,7 +441,9 @@ impl Writer<'_, '_, '_> {
         }
         let own_density = s.own_link_density();
         if !self.opts.keep_link_paragraphs
-            && own_density > 0.5 && s.own_len.saturating_sub(s.own_link) < 60 {
+            && own_density > 0.5
+            && s.own_len.saturating_sub(s.own_link) < 60
+        {
             return false;
         }
         true
