@@ -24,6 +24,22 @@
 //! - [`procs`]: browser processes and their memory, read from `/proc`.
 //! - [`content`]: focus paragraphs, size caps; [`quality`]: thin / login
 //!   wall / challenge signals.
+//!
+//! ## Partitions and safety
+//!
+//! An ephemeral profile (a fresh temporary folder per launch, each task space
+//! in its own browser context) is the public partition. A persistent profile
+//! (`<FERRET_HOME>/browser-profile`) or an attached browser is the login
+//! partition: refused unless pro mode is on, and every output says so in its
+//! provenance (`cache_eligible: false`).
+//!
+//! Every navigation, API call and subrequest goes through the
+//! [`ferret_core::guard::UrlGuard`]: URLs are checked before navigating, and
+//! each tab pauses all of its requests (CDP `Fetch` domain) so redirect hops,
+//! images, scripts and `fetch()` calls to private addresses are failed
+//! before they leave the browser. Cross-site iframes are kept in the page's
+//! process so the interception sees them too. WebSocket connections are not
+//! paused by the `Fetch` domain and are not checked.
 
 pub mod chromium;
 pub mod config;

@@ -182,7 +182,8 @@ pub(crate) fn switches(config: &ChromiumConfig, profile_dir: &Path) -> Vec<Strin
             out.push(format!("--{extra}"));
         }
     }
-    out.push("about:blank".into());
+    // No window at start: tabs are opened when a task space needs them.
+    out.push("--no-startup-window".into());
     out
 }
 
