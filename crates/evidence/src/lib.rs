@@ -22,9 +22,25 @@
 //! - [`refs`]: typed references of a GitHub issue or pull request (issues,
 //!   PRs, commits, duplicates, related, URLs) from its API JSON or page
 //!   HTML (`ferret.refs.v1`).
+//! - [`evidence_item`]: [`evidence_item::EvidenceItem`], one page as
+//!   evidence (URL, canonical URL, domain, source tier T1–T4, fetched text,
+//!   date, query lane) — the common input of the three modules below.
+//! - [`citations`]: claims bound to verbatim quotes (≤ 80 characters) or
+//!   marked `[无法引证]`, citation tiers A/B/C, the verbatim checker,
+//!   evidence labels 实测 > 源码 > 文档 > 社区 > 推测 and the `[推测]` cap
+//!   (`ferret.citations.v1`).
+//! - [`gaps`]: the gap ledger before synthesis — 缺反证, 无直接对比,
+//!   单一来源, 证据过时 (freshness by topic), 范围外推 (`ferret.gaps.v1`).
+//! - [`evidence_dedup`]: same-source reprints merged (canonical URL, text
+//!   SimHash, title shingles, text containment) with `[同源合并]`, nothing
+//!   lost.
 
+pub mod citations;
+pub mod evidence_dedup;
+pub mod evidence_item;
 pub mod extract;
 pub mod fetch;
+pub mod gaps;
 pub mod highlights;
 pub mod refs;
 pub mod safety;
