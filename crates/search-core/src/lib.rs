@@ -23,6 +23,8 @@
 //! - Merging: [`canonical`] (the canonical URL), [`authority`],
 //!   [`freshness`] and [`fusion`] (weighted RRF and intent scores),
 //!   [`near_dup`] (SimHash clusters), [`rows`] (external result rows).
+//! - Re-ranking: [`goggles`] (Brave Goggles: parser, built-in presets,
+//!   FinalScore with source tiers and conflict flags).
 //! - The whole path: [`search`] (plan → fanout → fuse → [`SearchResponse`]).
 //! - Output: [`result`] ([`SearchResult`]), [`response`] ([`SearchResponse`],
 //!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility).
@@ -37,6 +39,7 @@ pub mod error;
 pub mod fanout;
 pub mod freshness;
 pub mod fusion;
+pub mod goggles;
 pub mod guard;
 pub mod intent;
 pub mod layer;

@@ -131,6 +131,13 @@ pub struct SearchResponse {
     /// Input rows that were not used.
     #[serde(default)]
     pub dropped: Vec<DroppedRow>,
+    /// The name of the goggle applied ([`crate::search::SearchOptions::goggle`]), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goggle: Option<String>,
+    /// Results the goggle discarded, each with the instruction that did it
+    /// (never in `results`, never lost).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded: Vec<crate::goggles::Discarded>,
     /// AI answers that engines returned (not evidence), by engine.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<EngineAnswer>,

@@ -37,7 +37,10 @@
 //!    `ferret search --stdin-results`) — with [`fusion::fuse`], using the
 //!    plan's weights, the plan's and the caller's domain boosts, and the
 //!    searcher's fusion options.
-//! 4. **Answer** with the envelope: results, one report per engine (the
+//! 4. **Re-rank** with [`SearchOptions::goggle`], when given
+//!    ([`goggles::apply`]): FinalScore order, discarded results moved to
+//!    [`SearchResponse::discarded`], conflict flags. `limit` applies after.
+//! 5. **Answer** with the envelope: results, one report per engine (the
 //!    configured engines in order, then one per external engine name),
 //!    dropped rows (the caller's and the hits without a usable URL), AI
 //!    answers, warnings, `deadline_hit` and the elapsed time.
@@ -60,6 +63,7 @@ use tracing::Instrument;
 use crate::engine::EngineRequest;
 use crate::fanout::{Fanout, FanoutError, FanoutOutcome, FanoutRequest, Progress, ProgressEvent};
 use crate::fusion::{self, FusionOptions};
+use crate::goggles::{self, Goggle};
 use crate::plan::{
     HeuristicPlanner, Plan, PlanError, PlanOptions, Planner, SubQuery, SubQueryPurpose,
 };
@@ -134,6 +138,10 @@ pub struct SearchOptions {
     pub now: Option<DateTime<Utc>>,
     /// Where progress events go.
     pub progress: Progress,
+    /// A goggle applied after fusion: FinalScore order, discarded results
+    /// moved to [`SearchResponse::discarded`], conflict flags (see
+    /// [`crate::goggles::final_score`]).
+    pub goggle: Option<Arc<Goggle>>,
 }
 
 impl SearchOptions {
@@ -248,6 +256,13 @@ impl SearchOptions {
     /// Send progress events to `progress`.
     pub fn with_progress(mut self, progress: Progress) -> Self {
         self.progress = progress;
+        self
+    }
+
+    /// Re-rank with `goggle` after fusion (`ferret search --goggle`; load
+    /// one with [`Goggle::resolve`]).
+    pub fn with_goggle(mut self, goggle: impl Into<Arc<Goggle>>) -> Self {
+        self.goggle = Some(goggle.into());
         self
     }
 
@@ -532,6 +547,13 @@ impl Searcher {
         }
 
         let mut results = fused.results;
+        let mut discarded = Vec::new();
+        if let Some(goggle) = &options.goggle {
+            let applied = goggles::apply(goggle, results);
+            results = applied.results;
+            discarded = applied.discarded;
+            warnings.extend(applied.warnings);
+        }
         if let Some(limit) = options.limit {
             results.truncate(limit);
         }
@@ -557,6 +579,8 @@ impl Searcher {
             results,
             engines: reports,
             dropped,
+            goggle: options.goggle.as_ref().map(|g| g.name().to_string()),
+            discarded,
             answers: outcome.answers,
             warnings,
             evidence_policy: EVIDENCE_POLICY.to_string(),
