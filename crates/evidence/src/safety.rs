@@ -307,7 +307,9 @@ struct PhraseMatchers {
 static PHRASES: LazyLock<PhraseMatchers> = LazyLock::new(|| {
     let patterns: Vec<String> = INJECTION_PHRASES
         .iter()
-        .map(|p| format!("(?i){}", p.pattern))
+        // ASCII word boundaries keep the fast DFA engines usable on
+        // non-ASCII text (a Unicode `\b` forces the slow fallback).
+        .map(|p| format!("(?i){}", p.pattern.replace(r"\b", r"(?-u:\b)")))
         .collect();
     PhraseMatchers {
         set: RegexSet::new(&patterns).expect("the injection phrase table holds valid regexes"),
@@ -381,10 +383,10 @@ pub fn scan_html(html: &str, page_url: Option<&Url>) -> Vec<SafetyFlag> {
 
 fn cap_per_kind(flags: Vec<SafetyFlag>) -> Vec<SafetyFlag> {
     let mut counts: HashMap<SafetyKind, usize> = HashMap::new();
-    let mut seen: HashSet<(SafetyKind, FlagLocation, String)> = HashSet::new();
+    let mut seen: HashSet<(SafetyKind, FlagLocation, String, String)> = HashSet::new();
     flags
         .into_iter()
-        .filter(|f| seen.insert((f.kind, f.location, f.detail.clone())))
+        .filter(|f| seen.insert((f.kind, f.location, f.detail.clone(), f.excerpt.clone())))
         .filter(|f| {
             let n = counts.entry(f.kind).or_default();
             *n += 1;

@@ -68,7 +68,9 @@ impl Resolve for GuardedResolver {
                 }
             };
             if guard.is_strict() {
-                guard.check_addrs(&url, &addrs).map_err(Box::new)?;
+                guard
+                    .check_addrs(&url, &addrs)
+                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             }
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
