@@ -282,6 +282,23 @@ pub(crate) fn clean_byline(raw: &str) -> Option<String> {
             s = rest;
         }
     }
+    // "Name | Staff writer", "Name - 27/09/2018": keep the name part.
+    let s = s.split(" | ").next().unwrap_or(s);
+    // Drop trailing handles and dates ("@name", "27/09/2018", "12:30").
+    let words: Vec<&str> = s.split(' ').collect();
+    let keep = words.len()
+        - words
+            .iter()
+            .rev()
+            .take_while(|w| {
+                w.starts_with('@')
+                    || (w.bytes().any(|b| b.is_ascii_digit())
+                        && w.bytes()
+                            .all(|b| b.is_ascii_digit() || b"/-:.,".contains(&b)))
+                    || **w == "-"
+            })
+            .count();
+    let s = words[..keep].join(" ");
     let s = s.trim_matches(|c: char| c == ',' || c == '|' || c.is_whitespace());
     if s.is_empty() || s.len() > 120 || s.starts_with("http") || s.starts_with('@') {
         return None;
@@ -315,8 +332,23 @@ pub(crate) fn clean_title(raw: &str, site: Option<&str>, url: Option<&Url>) -> S
             .as_deref()
             .is_some_and(|h| h.len() > 2 && (p.contains(h) || h.contains(&p)))
     };
-    let kept: Vec<&str> = parts.iter().copied().filter(|p| !is_site(p)).collect();
-    if !kept.is_empty() && kept.len() < parts.len() {
+    let mut kept: Vec<&str> = parts.iter().copied().filter(|p| !is_site(p)).collect();
+    if kept.is_empty() {
+        kept = parts.clone();
+    }
+    // A leading section label: "Opinion | Headline of the piece".
+    if kept.len() >= 2
+        && kept[0].split_whitespace().count() <= 2
+        && kept[0].chars().count() <= 20
+        && kept[1..]
+            .iter()
+            .map(|p| p.split_whitespace().count())
+            .sum::<usize>()
+            >= 4
+    {
+        kept.remove(0);
+    }
+    if kept.len() < parts.len() {
         return kept.join(sep);
     }
     // No known site name: drop a short last part after a longer headline.
@@ -351,4 +383,66 @@ fn date_from_url(url: &Url) -> Option<String> {
 fn non_empty(s: String) -> Option<String> {
     let t = s.trim();
     (!t.is_empty()).then(|| t.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_lose_site_names_and_section_labels() {
+        let url = Url::parse("https://www.example-news.com/a").ok();
+        assert_eq!(
+            clean_title(
+                "Storm hits the coast | Example News",
+                Some("Example News"),
+                None
+            ),
+            "Storm hits the coast"
+        );
+        assert_eq!(
+            clean_title(
+                "Storm hits the coast - example-news.com",
+                None,
+                url.as_ref()
+            ),
+            "Storm hits the coast"
+        );
+        assert_eq!(
+            clean_title(
+                "Opinion | Why the storm was worse than forecast",
+                None,
+                None
+            ),
+            "Why the storm was worse than forecast"
+        );
+        assert_eq!(
+            clean_title(
+                "Why the storm was worse than forecast - Daily Blog",
+                None,
+                None
+            ),
+            "Why the storm was worse than forecast"
+        );
+        assert_eq!(clean_title("Cats - Dogs", None, None), "Cats - Dogs");
+    }
+
+    #[test]
+    fn bylines_are_names() {
+        assert_eq!(clean_byline("By  Jane   Doe").as_deref(), Some("Jane Doe"));
+        assert_eq!(
+            clean_byline("Carlos Nadalim 27/09/2018").as_deref(),
+            Some("Carlos Nadalim")
+        );
+        assert_eq!(
+            clean_byline("Bryan DeArdo @BryanDeArdo").as_deref(),
+            Some("Bryan DeArdo")
+        );
+        assert_eq!(
+            clean_byline("Ana Lima | Staff writer").as_deref(),
+            Some("Ana Lima")
+        );
+        assert_eq!(clean_byline("https://facebook.com/someone"), None);
+        assert_eq!(clean_byline("   "), None);
+    }
 }
