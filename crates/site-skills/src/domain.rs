@@ -207,7 +207,7 @@ pub fn normalize_host(host: &str) -> Option<String> {
         return None;
     }
     match url::Host::parse(host) {
-        Ok(url::Host::Domain(d)) if !d.is_empty() => Some(d),
+        Ok(url::Host::Domain(d)) if !d.is_empty() && !d.split('.').any(str::is_empty) => Some(d),
         _ => None,
     }
 }
