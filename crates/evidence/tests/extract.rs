@@ -413,6 +413,33 @@ fn the_titled_article_wins_over_suggested_posts() {
 }
 
 #[test]
+fn a_page_that_is_only_a_discussion_gives_the_comments() {
+    let html = format!(
+        r#"<html><body><table class="fatitem"><tr><td><a href="https://example.org/pkl">Pkl, a language for configuration</a></td></tr></table>
+<div class="comment-tree"><div class="comment"><p>{LONG_1}</p></div><div class="comment"><p>{LONG_2}</p></div></div></body></html>"#
+    );
+    let out = run(&html);
+    assert_eq!(out.strategy, Strategy::ProseFallback);
+    assert!(out.text.contains(LONG_1) && out.text.contains(LONG_2));
+}
+
+#[test]
+fn a_lead_paragraph_dense_with_links_is_kept() {
+    let html = format!(
+        r#"<html><body><article><p><b>Rust</b> is a <a href="/wiki/GP">general-purpose</a> <a href="/wiki/PL">programming language</a>. It is noted for its emphasis on <a href="/wiki/P">performance</a>, <a href="/wiki/TS">type safety</a>, <a href="/wiki/C">concurrency</a>, and <a href="/wiki/MS">memory safety</a>.</p>
+<p>{LONG_1}</p><p>{LONG_2}</p><p>Read more: <a href="/other">Another story entirely</a></p></article></body></html>"#
+    );
+    let out = run(&html);
+    assert!(
+        out.text
+            .starts_with("Rust is a general-purpose programming language."),
+        "{:?}",
+        out.text
+    );
+    assert!(!out.text.contains("Another story"));
+}
+
+#[test]
 fn deep_nesting_does_not_overflow_the_stack() {
     let depth = 100_000;
     let mut html = String::with_capacity(depth * 11 + 200);

@@ -152,7 +152,8 @@ impl PageMeta {
                         .or_else(|| non_empty(dom.text_of(ix, 80)));
                 }
                 if m.byline_element.is_none() && prop.eq_ignore_ascii_case("author") {
-                    m.byline_element = clean_byline(&dom.text_of(ix, 200));
+                    m.byline_element = clean_byline(&dom.text_of(author_name_node(dom, ix), 200))
+                        .or_else(|| clean_byline(&dom.text_of(ix, 200)));
                 }
             }
             if m.byline_element.is_none() && node.tag != Tag::Meta && node.tag != Tag::Link {
@@ -270,6 +271,20 @@ impl PageMeta {
             .clone()
             .or_else(|| self.og_description.clone())
     }
+}
+
+/// Inside an `itemprop="author"` element, the node that holds just the
+/// name: an `itemprop="name"` descendant, else the first link, else the
+/// element itself (author cards also hold reputation, dates and badges).
+fn author_name_node(dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
+    let end = dom.node(ix).end;
+    let named = (ix + 1..end).find(|&k| {
+        dom.attr(k, "itemprop")
+            .is_some_and(|p| p.eq_ignore_ascii_case("name"))
+    });
+    named
+        .or_else(|| (ix + 1..end).find(|&k| dom.node(k).tag == Tag::A))
+        .unwrap_or(ix)
 }
 
 /// Collapses whitespace, removes a leading "By", and rejects values that are

@@ -355,31 +355,51 @@ fn main_content(
         base,
         prose_only: false,
         keep_link_paragraphs: false,
+        keep_boilerplate: false,
     };
-    let Some((best, _)) = analysis.best_container(dom) else {
-        // No prose anywhere: the visible text as it is, links included.
-        let everything = RenderOptions {
-            keep_link_paragraphs: true,
+    let (mut best, mut strategy) = match analysis.best_container(dom) {
+        Some((ix, _)) => (
+            render::render(dom, analysis, ix, &normal),
+            Strategy::Container,
+        ),
+        None => {
+            // No prose anywhere: the visible text as it is, links included.
+            let everything = RenderOptions {
+                keep_link_paragraphs: true,
+                ..normal
+            };
+            (
+                render::render(dom, analysis, body, &everything),
+                Strategy::WholeBody,
+            )
+        }
+    };
+    // Too little text: prose paragraphs anywhere in the body, then (pages
+    // that are all discussion, such as a comment thread under a link) prose
+    // even inside boilerplate.
+    let fallbacks = [
+        RenderOptions {
+            prose_only: true,
             ..normal
-        };
-        let all = render::render(dom, analysis, body, &everything);
-        return (all, Strategy::WholeBody);
-    };
-    let chosen = render::render(dom, analysis, best, &normal);
-    let chosen_chars = chars_of(&chosen);
-    if chosen_chars >= THIN_CONTENT_CHARS {
-        return (chosen, Strategy::Container);
+        },
+        RenderOptions {
+            prose_only: true,
+            keep_boilerplate: true,
+            ..normal
+        },
+    ];
+    for opts in &fallbacks {
+        let have = chars_of(&best);
+        if have >= THIN_CONTENT_CHARS {
+            break;
+        }
+        let alt = render::render(dom, analysis, body, opts);
+        if chars_of(&alt) > have * 2 {
+            best = alt;
+            strategy = Strategy::ProseFallback;
+        }
     }
-    let prose = RenderOptions {
-        prose_only: true,
-        ..normal
-    };
-    let fallback = render::render(dom, analysis, body, &prose);
-    if chars_of(&fallback) > chosen_chars * 2 {
-        (fallback, Strategy::ProseFallback)
-    } else {
-        (chosen, Strategy::Container)
-    }
+    (best, strategy)
 }
 
 fn chars_of(r: &Rendered) -> usize {

@@ -26,6 +26,8 @@ pub(crate) struct RenderOptions<'u> {
     pub prose_only: bool,
     /// Keep paragraphs that are mostly links (a page without prose).
     pub keep_link_paragraphs: bool,
+    /// Do not skip boilerplate subtrees (the last-resort prose pass).
+    pub keep_boilerplate: bool,
 }
 
 /// The rendered main content.
@@ -119,7 +121,7 @@ impl Writer<'_, '_, '_> {
         let node = self.dom.node(ix);
         let i = ix as usize;
         let s = &self.analysis.stats[i];
-        if self.analysis.boiler[i] {
+        if self.analysis.boiler[i] && !self.opts.keep_boilerplate {
             return true;
         }
         if self.analysis.teaser_root[i] && s.len * 2 < self.root_len {
@@ -442,7 +444,7 @@ impl Writer<'_, '_, '_> {
         let own_density = s.own_link_density();
         if !self.opts.keep_link_paragraphs
             && own_density > 0.5
-            && s.own_len.saturating_sub(s.own_link) < 60
+            && s.own_len.saturating_sub(s.own_link) < 40
         {
             return false;
         }
