@@ -632,3 +632,30 @@ async fn required_mode_without_a_browser_is_a_typed_error() {
         .await;
     assert_eq!(report.verdict, Verdict::BrowserRequired);
 }
+
+#[tokio::test]
+async fn a_query_selects_verbatim_highlights_from_the_text() {
+    let addr = site(Hits::default()).await;
+    let fetcher = public_fetcher().build().unwrap();
+    let page = fetcher
+        .fetch(
+            &public_url(addr, "/article"),
+            &FetchOptions::default().with_query("study number 7 adenosine"),
+        )
+        .await
+        .unwrap();
+    assert!(!page.highlights.is_empty());
+    for h in &page.highlights {
+        assert_eq!(&page.text[h.start..h.end], h.text);
+    }
+    assert!(
+        page.highlights
+            .iter()
+            .any(|h| h.text.contains("study number 7."))
+    );
+    let plain = fetcher
+        .fetch(&public_url(addr, "/article"), &FetchOptions::default())
+        .await
+        .unwrap();
+    assert!(plain.highlights.is_empty());
+}

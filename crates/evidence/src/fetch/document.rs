@@ -16,6 +16,7 @@ use super::http::ContentClass;
 use super::page::{Attempt, Escalation, FETCH_SCHEMA, FetchedPage, Warning, WarningCode};
 use super::quality::assess_quality;
 use crate::extract::{DecodeInfo, ExtractOptions, decode_html, detect_language, extract};
+use crate::highlights::{self, HighlightOptions};
 use crate::safety::{self, SafetyFlag};
 use crate::verify::{Assessment, Source, VerifyInput, assess};
 
@@ -242,13 +243,19 @@ impl Reading {
                         format!(
                             "too little text mentions {keyword:?}; the first {} characters are \
                              kept instead",
-                            focus::FOCUS_FALLBACK_CHARS
+                            highlights::FOCUS_FALLBACK_CHARS
                         ),
                     ));
                 }
                 (t, m, Some(report))
             }
             _ => (self.text, self.markdown, None),
+        };
+        let highlights = match options.query.as_deref() {
+            Some(query) if !query.trim().is_empty() => {
+                highlights::highlights(&text, query, &HighlightOptions::default()).highlights
+            }
+            _ => Vec::new(),
         };
         FetchedPage {
             schema: FETCH_SCHEMA.to_string(),
@@ -277,7 +284,7 @@ impl Reading {
                 String::new()
             },
             focus,
-            highlights: Vec::new(),
+            highlights,
             quality,
             warnings,
             safety: self.safety,

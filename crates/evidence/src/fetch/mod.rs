@@ -71,10 +71,9 @@ pub use crate::verify::Source;
 pub use document::{fetch_from_file, from_html};
 pub use endpoints::Endpoints;
 pub use error::FetchError;
-pub use focus::{FOCUS_FALLBACK_CHARS, FOCUS_MIN_CHARS};
 pub use page::{
     Attempt, AttemptOutcome, Escalation, EscalationReason, FETCH_SCHEMA, FetchedPage, FocusReport,
-    Highlight, Quality, THIN_CHARS, Warning, WarningCode,
+    Quality, THIN_CHARS, Warning, WarningCode,
 };
 pub use quality::{
     AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
@@ -160,7 +159,10 @@ pub struct FetchOptions {
     /// `--focus`); see [`FocusReport`]. The verdict is computed on the full
     /// text.
     pub focus: Option<String>,
-    /// The question the page is read for; the highlights step uses it.
+    /// The question the page is read for: when set, the passages of the
+    /// text most relevant to it are selected into
+    /// [`FetchedPage::highlights`] ([`crate::highlights::highlights`], BM25,
+    /// default budget).
     pub query: Option<String>,
     /// Produce [`FetchedPage::markdown`]. Default `true`.
     pub markdown: bool,

@@ -6,6 +6,7 @@ use ferret_core::Provenance;
 use serde::{Deserialize, Serialize};
 
 use crate::extract::DecodeInfo;
+use crate::highlights::Highlight;
 use crate::safety::SafetyFlag;
 use crate::verify::{Marker, ScoreBreakdown, Source, Verdict};
 
@@ -57,8 +58,9 @@ pub struct FetchedPage {
     pub markdown: String,
     /// What the focus keyword kept, when one was given.
     pub focus: Option<FocusReport>,
-    /// Passages relevant to the query (filled by the highlights step;
-    /// empty from the fetcher).
+    /// Passages of [`FetchedPage::text`] relevant to
+    /// [`FetchOptions::query`](super::FetchOptions::query), best first in
+    /// document order (empty without a query).
     pub highlights: Vec<Highlight>,
     /// Thin / login wall / challenge / paywall signals (seed 000's
     /// `quality`, CN + EN words).
@@ -97,19 +99,6 @@ impl FetchedPage {
     pub fn has_warning(&self, code: WarningCode) -> bool {
         self.warnings.iter().any(|w| w.code == code)
     }
-}
-
-/// A passage of the text relevant to the query.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Highlight {
-    /// The passage, verbatim from [`FetchedPage::text`].
-    pub text: String,
-    /// Byte offset of the passage in the text.
-    pub start: usize,
-    /// Byte offset just past the passage.
-    pub end: usize,
-    /// Relevance (higher is better).
-    pub score: f64,
 }
 
 /// What the focus keyword kept.
