@@ -320,3 +320,37 @@ fn index_add_of_a_missing_folder_is_a_one_line_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn search_with_a_builtin_goggle_discards_and_boosts() {
+    let rows = r#"[
+        {"url": "https://www.toutiao.com/article/1", "title": "Rust async explained", "snippet": "rust async"},
+        {"url": "https://example.org/rust-async", "title": "Rust async notes", "snippet": "rust async"},
+        {"url": "https://github.com/tokio-rs/tokio", "title": "tokio: Rust async runtime", "snippet": "rust async"}
+    ]"#;
+    let out = run(
+        &["search", "rust async", "--stdin-results", "--goggle", "general-tech", "--json"],
+        Some(rows),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["goggle"], "general-tech");
+    let urls: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["url"].as_str().unwrap())
+        .collect();
+    assert_eq!(urls[0], "https://github.com/tokio-rs/tokio", "{urls:?}");
+    assert!(!urls.iter().any(|u| u.contains("toutiao")), "{urls:?}");
+    assert_eq!(v["discarded"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn an_unknown_goggle_is_a_one_line_error() {
+    let out = run(&["search", "x", "--stdin-results", "--goggle", "no-such-goggle"], Some("[]"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("general-tech"), "the error lists the built-ins: {err}");
+}

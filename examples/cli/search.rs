@@ -41,6 +41,10 @@ pub struct SearchArgs {
     /// Domains whose authority gets +0.2 (comma separated).
     #[arg(long, value_delimiter = ',')]
     domain_boost: Vec<String>,
+    /// Re-rank with a goggle: a built-in name (general-tech, academic,
+    /// product-research, security, zh-tech) or a .goggle file.
+    #[arg(long)]
+    goggle: Option<String>,
     /// Global deadline in seconds (default 20).
     #[arg(long)]
     timeout: Option<f64>,
@@ -75,6 +79,10 @@ pub async fn run(args: SearchArgs) -> CmdResult {
             return Err(format!("--timeout must be a positive number of seconds, not {t}"));
         }
         options = options.with_deadline(Duration::from_secs_f64(t));
+    }
+    if let Some(g) = &args.goggle {
+        let goggle = ferret::core::goggles::Goggle::resolve(g).map_err(|e| e.to_string())?;
+        options = options.with_goggle(goggle);
     }
     let failed_once = std::sync::Mutex::new(std::collections::HashSet::new());
     options = options.with_progress(Progress::callback(move |event| {
@@ -218,6 +226,16 @@ fn print_human(r: &SearchResponse) {
             .map(|m| format!(" — {}", clip(m, 110)))
             .unwrap_or_default();
         println!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
+    }
+    if !r.discarded.is_empty() {
+        println!(
+            "discarded by the goggle{}: {}",
+            r.goggle
+                .as_deref()
+                .map(|g| format!(" {g}"))
+                .unwrap_or_default(),
+            r.discarded.len()
+        );
     }
     if !r.dropped.is_empty() {
         println!("dropped rows: {}", r.dropped.len());
