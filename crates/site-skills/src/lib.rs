@@ -27,6 +27,30 @@
 //!   by hostname.
 //! - [`error`]: the error type, [`SkillError`].
 //!
+//! ## Writing a package
+//!
+//! - `id` is `[a-z0-9-]`, at most 64 characters, and the folder's name.
+//! - `domains` are lowercase hostnames (labels ≤ 63, total ≤ 253); declare
+//!   the apex and `*.sub` separately — `*.x` covers subdomains only. Unicode
+//!   names are accepted and stored in punycode; a wildcard over a public
+//!   suffix (`*.com`, `*.github.io`) is refused.
+//! - `notes` are `.md` files, empty by default: add one only for verified,
+//!   lasting knowledge a schema or script cannot express.
+//! - Each browser tool declares `description`, a relative `path`, `args`
+//!   (`{type, required, description}`, types string / number / integer /
+//!   boolean / array / object) and `returns` (`{type, description}`). An IIFE
+//!   bundle names its table with `binding` + `callable` (both or neither);
+//!   otherwise the script is one (async) function called with the args.
+//! - Two optional fields beyond socai's contract: `action: true` marks a tool
+//!   that acts on the page, and `pagination: {"scrollTool": "<tool>"}` makes
+//!   the host collect a list tool (returns an array, declares an integer
+//!   `limit`) across scrolls.
+//! - Every path stays inside the package (no absolute path, backslash, `..`
+//!   or symlink leading out); the manifest is at most 256 KiB and each note
+//!   or script at most 1 MiB. Unknown fields are errors, so typos surface.
+//! - A script returns the bare record on success and throws an `Error` whose
+//!   message is the reason on failure.
+//!
 //! ```no_run
 //! # async fn demo(runtime: std::sync::Arc<dyn ferret_browser::BrowserRuntime>) -> Result<(), ferret_site_skills::SkillError> {
 //! use std::sync::Arc;
