@@ -751,11 +751,10 @@ async fn goto(tab: &Tab, url: &str, budget: Duration) -> Result<(), BrowserError
             if let Some(b) = blocked_doc() {
                 // The document (or a redirect hop) was refused: Chromium shows
                 // its error page instead.
-                let on_error_page = tab
-                    .page
-                    .url()
+                let on_error_page = tokio::time::timeout(Duration::from_secs(2), tab.page.url())
                     .await
                     .ok()
+                    .and_then(Result::ok)
                     .flatten()
                     .is_none_or(|u| u.starts_with("chrome-error:"));
                 if on_error_page {

@@ -137,7 +137,18 @@ impl Space {
                 after: call_timeout,
             })?
             .map_err(|e| BrowserError::cdp("opening a tab", e))?;
-        match Tab::watch(page.clone(), guard.clone(), call_timeout).await {
+        let watched = tokio::time::timeout(
+            call_timeout,
+            Tab::watch(page.clone(), guard.clone(), call_timeout),
+        )
+        .await
+        .unwrap_or_else(|_| {
+            Err(BrowserError::Timeout {
+                operation: "setting up a tab".into(),
+                after: call_timeout,
+            })
+        });
+        match watched {
             Ok(tab) => {
                 self.open_tabs.fetch_add(1, Ordering::Relaxed);
                 Ok(tab)
