@@ -26,6 +26,8 @@ pub(crate) struct Page {
     /// Links inside timeline items, outside comment bodies, with the text of
     /// the link.
     pub timeline_links: Vec<Link>,
+    /// The page nested too deep and deeper tags were ignored.
+    pub nesting_capped: bool,
 }
 
 /// Elements whose content is not text of the discussion.
@@ -86,10 +88,9 @@ impl Capture {
     }
 
     fn newline(&mut self) {
+        // Offsets into the text are recorded as it grows, so it is never
+        // shortened (a trailing space stays before the newline).
         if !self.text.is_empty() && !self.text.ends_with('\n') {
-            while self.text.ends_with(' ') {
-                self.text.pop();
-            }
             self.text.push('\n');
         }
     }
@@ -114,7 +115,9 @@ impl Capture {
 /// Reads the page. `base` resolves relative links (default
 /// `https://github.com/`).
 pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
-    let doc = Html::parse_document(html);
+    let capped = crate::structured::nesting::cap_nesting(html);
+    let nesting_capped = matches!(capped, std::borrow::Cow::Owned(_));
+    let doc = Html::parse_document(&capped);
     let default_base = Url::parse("https://github.com/").expect("valid URL");
     let base = base.unwrap_or(&default_base);
     let mut canonical = None;
@@ -269,6 +272,7 @@ pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
         canonical: canonical.or(og_url),
         sections,
         timeline_links,
+        nesting_capped,
     }
 }
 

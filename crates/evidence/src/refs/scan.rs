@@ -125,6 +125,7 @@ pub(crate) fn scan_markdown(text: &str, scope: &Scope<'_>) -> Vec<Hit> {
     }
     // Reference-style links: each use is an occurrence with its text; a
     // definition nobody uses is one occurrence of its own.
+    let mut seen_labels = std::collections::HashSet::new();
     for d in MD_REF_DEF.captures_iter(text) {
         let m = d.get(0).expect("match");
         if overlaps(&code, &m.range()) {
@@ -132,11 +133,17 @@ pub(crate) fn scan_markdown(text: &str, scope: &Scope<'_>) -> Vec<Hit> {
         }
         let label = d[1].trim().to_lowercase();
         let href = d[2].to_owned();
-        let mut used = false;
+        // The first definition of a label wins (CommonMark).
+        let duplicate = !seen_labels.insert(label.clone());
+        let mut used = duplicate;
         for u in MD_REF_USE.captures_iter(text) {
             let um = u.get(0).expect("match");
             let use_label = if u[2].trim().is_empty() { &u[1] } else { &u[2] };
-            if use_label.trim().to_lowercase() == label && !overlaps(&code, &um.range()) {
+            if !duplicate
+                && use_label.trim().to_lowercase() == label
+                && !overlaps(&code, &um.range())
+                && !links.iter().any(|l| l.range == um.range())
+            {
                 used = true;
                 links.push(Link {
                     range: um.range(),
@@ -162,9 +169,16 @@ pub(crate) fn scan(
     links: &[Link],
     scope: &Scope<'_>,
 ) -> Vec<Hit> {
+    // Ranges from a caller that do not fit the text are ignored.
+    let valid = |r: &Range<usize>| {
+        r.start <= r.end
+            && r.end <= text.len()
+            && text.is_char_boundary(r.start)
+            && text.is_char_boundary(r.end)
+    };
     let mut hits: Vec<Hit> = Vec::new();
-    let mut taken: Vec<Range<usize>> = code.to_vec();
-    for l in links {
+    let mut taken: Vec<Range<usize>> = code.iter().filter(|r| valid(r)).cloned().collect();
+    for l in links.iter().filter(|l| valid(&l.range)) {
         taken.push(l.range.clone());
         if l.href.is_empty() {
             continue;
@@ -306,7 +320,8 @@ fn apply_markers(text: &str, hits: &mut [Hit], scope: &Scope<'_>) {
         let is_thread = matches!(h.found, Found::Thread { .. });
         let window_start = line_start(text, h.range.start)
             .max(prev.map_or(0, |p| p.0))
-            .max(floor_char(text, h.range.start.saturating_sub(60)));
+            .max(floor_char(text, h.range.start.saturating_sub(60)))
+            .min(h.range.start);
         let before = text[window_start..h.range.start].to_lowercase();
         if is_thread {
             if DUPLICATE_BEFORE.is_match(&before) {

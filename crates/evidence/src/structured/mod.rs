@@ -40,6 +40,7 @@ mod coerce;
 mod json_ld;
 mod map;
 mod names;
+pub(crate) mod nesting;
 mod schema;
 mod tables;
 
@@ -322,6 +323,12 @@ impl StructuredExtractor {
         mut warnings: Vec<String>,
     ) -> StructuredOutcome {
         let url_str = url.map(Url::as_str);
+        if matches!(nesting::cap_nesting(html), std::borrow::Cow::Owned(_)) {
+            warnings.push(format!(
+                "the page nests elements deeper than {}; deeper tags were ignored",
+                nesting::MAX_NESTING
+            ));
+        }
         let mut candidates = self.candidates(html, json_ld);
         if candidates.len() > MAX_CANDIDATES {
             warnings.push(format!(
@@ -527,7 +534,7 @@ impl StructuredExtractor {
 
     fn candidates(&self, html: &str, json_ld: &[Value]) -> Vec<Candidate> {
         let nodes = json_ld::typed_nodes(json_ld);
-        let doc = Html::parse_document(html);
+        let doc = Html::parse_document(&nesting::cap_nesting(html));
         let tables = tables::read_tables(&doc);
         let hint = self.shape.hint.to_lowercase();
         let hint_words: Vec<String> = names::words(&hint);
