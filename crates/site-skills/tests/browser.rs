@@ -1054,7 +1054,9 @@ async fn pagination(ctx: Ctx) {
     let got = t.collect("feedtest", "items", None).await.expect("collect");
     assert_eq!(got.stop, CollectStop::EndReached, "{got:?}");
     assert!(got.at_end);
-    assert_eq!(got.rounds, 6);
+    // 4 growing rounds and 2 stalled ones when each scroll's rows arrive
+    // within the wait (200 ms of 900 ms); a slower page only adds rounds.
+    assert!((6..=12).contains(&got.rounds), "{}", got.rounds);
     let texts: Vec<String> = got
         .items
         .iter()
@@ -1066,17 +1068,25 @@ async fn pagination(ctx: Ctx) {
     assert!(got.merged >= 15, "{}", got.merged);
     let c6 = &got.items[5];
     assert_eq!(c6["comment_id"], "c6");
-    assert_eq!(c6["views"], json!([1, 2]));
+    let views = |item: &Value| -> Vec<u64> {
+        item["views"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(views(c6)[..2], [1, 2], "both sightings are kept");
     assert_eq!(
         c6["likes"], 6,
         "a blank field is filled from the later copy"
     );
-    assert_eq!(got.items[0]["views"], json!([1]));
+    assert_eq!(views(&got.items[0])[0], 1);
     let c10 = &got.items[9];
     assert!(c10.get("comment_id").is_none());
     assert_eq!(
-        c10["views"],
-        json!([1, 2]),
+        views(c10)[..2],
+        [1, 2],
         "rows without ids merge by author + text + time"
     );
 
@@ -1109,7 +1119,7 @@ async fn pagination_limits(ctx: Ctx) {
         .unwrap();
     assert_eq!(got.stop, CollectStop::LimitReached);
     assert_eq!(got.items.len(), 12);
-    assert_eq!(got.rounds, 2);
+    assert!(got.rounds >= 2, "{}", got.rounds);
 
     let t = ctx.tools.clone().collector(fast);
 
