@@ -2,7 +2,10 @@
 //! any input: arbitrary bytes, arbitrary strings, random tag soup and
 //! pathological nesting.
 
-use ferret_evidence::extract::{self, ExtractOptions, Extracted, extract, extract_bytes};
+use ferret_evidence::extract::{
+    self, ExtractOptions, Extracted, decode_html, extract, extract_bytes, normalize_date,
+    normalize_language_tag,
+};
 use proptest::prelude::*;
 use url::Url;
 
@@ -103,6 +106,49 @@ proptest! {
         if let Some(max) = max {
             prop_assert!(out.truncated || out.text_chars <= max + 2);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn normalised_dates_are_iso_8601(input in "\\PC{0,40}") {
+        if let Some(d) = normalize_date(&input) {
+            let date_ok = chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").is_ok();
+            let local_ok = chrono::NaiveDateTime::parse_from_str(&d, "%Y-%m-%dT%H:%M:%S").is_ok();
+            let zoned_ok = chrono::DateTime::parse_from_rfc3339(&d).is_ok();
+            prop_assert!(date_ok || local_ok || zoned_ok, "{input:?} -> {d:?}");
+        }
+    }
+
+    #[test]
+    fn generated_dates_round_trip(y in 1990i32..2100, m in 1u32..=12, d in 1u32..=28,
+                                  h in 0u32..24, min in 0u32..60, s in 0u32..60) {
+        let iso = format!("{y:04}-{m:02}-{d:02}");
+        prop_assert_eq!(normalize_date(&iso), Some(iso.clone()));
+        let stamp = format!("{iso}T{h:02}:{min:02}:{s:02}Z");
+        prop_assert_eq!(normalize_date(&stamp), Some(stamp.clone()));
+        let slashed = format!("{y:04}/{m:02}/{d:02}");
+        prop_assert_eq!(normalize_date(&slashed), Some(iso));
+    }
+
+    #[test]
+    fn language_tags_are_well_formed(input in "\\PC{0,20}") {
+        if let Some(tag) = normalize_language_tag(&input) {
+            let primary = tag.split('-').next().unwrap_or("");
+            prop_assert!((2..=3).contains(&primary.len()), "{tag}");
+            prop_assert!(primary.bytes().all(|b| b.is_ascii_lowercase()), "{tag}");
+        }
+    }
+
+    #[test]
+    fn decoding_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512),
+                             header in proptest::option::of("[ -~]{0,60}")) {
+        let d = decode_html(&bytes, header.as_deref());
+        prop_assert!(!d.encoding.is_empty());
+        let replaced = d.html.contains(char::REPLACEMENT_CHARACTER);
+        prop_assert!(!d.had_errors || replaced);
     }
 }
 

@@ -13,19 +13,29 @@
 //! How it works, in order:
 //! 1. `prescan`: a byte-level pass drops the contents of scripts, styles,
 //!    SVG, noscript blocks and comments (keeping JSON-LD), so the HTML5
-//!    parser has half the bytes to read.
+//!    parser has half the bytes to read; it also caps element nesting at
+//!    1024 levels so pathological markup parses in linear time.
 //! 2. The page is parsed with `scraper` (html5ever) and flattened into a
 //!    pre-order vector (`dom`); hidden elements, form controls and embeds are
 //!    left out. Every later walk is iterative: nesting depth cannot overflow
 //!    the stack.
 //! 3. `vocabulary` tags elements by class/id words, ARIA roles and microdata
-//!    (boilerplate, article body, captions…); `content` measures the text
-//!    each block owns and picks the container that maximises prose minus
-//!    junk.
-//! 4. `render` walks that container, skipping boilerplate subtrees and
-//!    link-list paragraphs, and writes blocks; when the container yields
-//!    too little, a prose-only pass over the whole body is the fallback.
+//!    (boilerplate, article body, captions…). `content` measures the text
+//!    each block owns, recognises teaser lists (cards of headline links with
+//!    short summaries) and picks the container that maximises prose minus
+//!    junk, then moves to a named article body just above it or to the
+//!    `<article>` holding the page's `<h1>` inside it.
+//! 4. `render` walks that container, skipping boilerplate subtrees, teaser
+//!    lists and link-list paragraphs, and writes blocks. When the container
+//!    yields too little, prose paragraphs of the whole body are the
+//!    fallback, and for pages that are only a discussion, prose inside
+//!    boilerplate (comments) is the last resort.
 //! 5. `metadata`, `json_ld`, `date` and `language` fill in the rest.
+//!
+//! Quality and speed: on the 181-page article-extraction benchmark this
+//! scores F1 0.976 (token 4-grams; trafilatura 2.3.1: 0.960) at roughly ten
+//! times trafilatura's fast mode; `scripts/bench-extraction --peers`
+//! measures both on the current machine.
 //!
 //! Extraction never fails and never panics: on empty or broken input the
 //! result simply has empty text ([`Strategy::Empty`]).
