@@ -4,6 +4,8 @@
 //! `--json`; progress goes to stderr; a bad argument is a one-line error and
 //! a non-zero exit. Run `cargo run --example ferret -- --help`.
 
+#[path = "cli/browser.rs"]
+mod browser;
 #[path = "cli/check_url.rs"]
 mod check_url;
 #[path = "cli/index.rs"]
@@ -39,6 +41,10 @@ enum Command {
     CheckUrl(check_url::CheckUrlArgs),
     /// Manage the local index (the offline default engine).
     Index(index::IndexArgs),
+    /// Drive headless Chromium: status, search, fetch, act, api, login.
+    Browser(browser::BrowserArgs),
+    /// Pro mode: the gate for logged-in browser sessions.
+    Pro(browser::ProArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +62,8 @@ fn main() -> ExitCode {
             Command::Search(args) => search::run(args).await,
             Command::CheckUrl(args) => check_url::run(args).await,
             Command::Index(args) => index::run(args).await,
+            Command::Browser(args) => browser::run(args).await,
+            Command::Pro(args) => browser::run_pro(args).await,
         }
     });
     match result {

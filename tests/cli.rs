@@ -354,3 +354,104 @@ fn an_unknown_goggle_is_a_one_line_error() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("general-tech"), "the error lists the built-ins: {err}");
 }
+
+#[test]
+fn pro_mode_is_off_by_default_and_a_person_turns_it_on_and_off() {
+    let home = tempfile_dir();
+    let v = json(&run_in(&home, &["pro", "status", "--json"], None));
+    assert_eq!(v["enabled"], false);
+    assert_eq!(v["enable_command"], "ferret pro enable");
+    let v = json(&run_in(&home, &["pro", "enable", "--json"], None));
+    assert_eq!(v["enabled"], true);
+    assert!(v["enabled_at"].is_string());
+    assert!(home.join("pro-mode.json").exists());
+    let v = json(&run_in(&home, &["pro", "disable", "--json"], None));
+    assert_eq!(v["enabled"], false);
+    // A corrupt state file counts as off, with a warning.
+    std::fs::write(home.join("pro-mode.json"), "{not json").unwrap();
+    let v = json(&run_in(&home, &["pro", "status", "--json"], None));
+    assert_eq!(v["enabled"], false);
+    assert!(v["warning"].is_string());
+}
+
+#[test]
+fn the_persistent_profile_is_refused_while_pro_mode_is_off() {
+    let home = tempfile_dir();
+    let out = run_in(
+        &home,
+        &["browser", "fetch", "https://example.com/", "--persistent"],
+        None,
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("ferret pro enable"), "{err}");
+}
+
+/// A one-page HTTP server on 127.0.0.1 (a thread answering every request
+/// with `body`).
+fn serve_once_forever(body: &'static str) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                use std::io::{BufRead, BufReader};
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(reply.as_bytes());
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn browser_fetch_renders_text_that_javascript_inserts() {
+    if std::env::var("FERRET_SKIP_BROWSER_TESTS").is_ok_and(|v| v == "1") {
+        eprintln!("skipped: FERRET_SKIP_BROWSER_TESTS=1");
+        return;
+    }
+    let port = serve_once_forever(
+        "<html><head><title>Rendered page</title></head><body><main id=m></main>\
+         <script>setTimeout(function(){document.getElementById('m').innerHTML=\
+         '<p>Text that only JavaScript writes, long enough to be the main content of the page.</p>'},150)</script>\
+         </body></html>",
+    );
+    let url = format!("http://127.0.0.1:{port}/");
+    let home = tempfile_dir();
+    let mut cmd = Command::new(ferret_bin());
+    let out = cmd
+        .args(["browser", "fetch", &url, "--json"])
+        .env("FERRET_HOME", &home)
+        .env("FERRET_ALLOW_PRIVATE_URLS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["title"], "Rendered page");
+    assert!(
+        v["content"].as_str().unwrap().contains("only JavaScript writes"),
+        "{v}"
+    );
+    assert_eq!(v["search_partition"], "public");
+    assert_eq!(v["runtime"], "chromium-managed");
+
+    // Without the allow-private switch the guard refuses the same page.
+    let out = Command::new(ferret_bin())
+        .args(["browser", "fetch", &url])
+        .env("FERRET_HOME", &home)
+        .env_remove("FERRET_ALLOW_PRIVATE_URLS")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("private_or_local_host_blocked"));
+}
