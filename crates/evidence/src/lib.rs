@@ -34,6 +34,10 @@
 //! - [`evidence_dedup`]: same-source reprints merged (canonical URL, text
 //!   SimHash, title shingles, text containment) with `[同源合并]`, nothing
 //!   lost.
+//! - [`presentation`]: a search response shown by size — a list (≤ 5),
+//!   themes (6–15), or themes plus the top 5 — with conflicting sources
+//!   flagged (`[冲突]`, `[T1 与社区冲突]`); `ferret.presentation.v1` and
+//!   Markdown.
 
 pub mod citations;
 pub mod evidence_dedup;
@@ -42,6 +46,7 @@ pub mod extract;
 pub mod fetch;
 pub mod gaps;
 pub mod highlights;
+pub mod presentation;
 pub mod refs;
 pub mod safety;
 pub mod structured;

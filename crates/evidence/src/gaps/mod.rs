@@ -27,7 +27,8 @@
 //! `no_evidence` is an addition to the seeds' five types, so that a subject
 //! without any support is never silent.
 //!
-//! A side "is mentioned" when at least half of its content terms occur
+//! A side "is mentioned" when its first content term (the name, as in
+//! "Deno JavaScript runtime") and at least half of its content terms occur
 //! (all of them for a one- or two-term side). Dates are read with
 //! [`ferret_core::freshness::parse_date`]; items without a readable date are
 //! listed in [`GapLedger::undated_evidence`] and never called stale. The
@@ -555,19 +556,20 @@ fn gap(
     }
 }
 
-/// Whether `found` mentions a side: at least half of its terms (all of a
-/// one- or two-term side).
+/// Whether `found` mentions a side: its first term (the side's name, as in
+/// "Deno JavaScript runtime") and at least half of its terms (all of a one-
+/// or two-term side).
 fn mentions(found: &TextTerms, side_terms: &[String]) -> bool {
-    if side_terms.is_empty() {
+    let Some(first) = side_terms.first() else {
         return false;
-    }
+    };
     let matched = found.matched(side_terms).len();
     let needed = if side_terms.len() <= 2 {
         side_terms.len()
     } else {
         side_terms.len().div_ceil(2)
     };
-    matched >= needed
+    found.contains(first) && matched >= needed
 }
 
 fn comparison_gap(sides: &[String], evidence: &[(&EvidenceItem, TextTerms)], gaps: &mut Vec<Gap>) {
@@ -650,8 +652,9 @@ fn stale_gaps(
                 max_age_months: months,
             },
             format!(
-                "{} was published {age_days} days ago; {:?} evidence is stale after {months} months",
-                item.id, topic.topic
+                "{} was published {age_days} days ago; {} evidence is stale after {months} months",
+                item.id,
+                topic.topic.as_str()
             ),
             subject_ids,
             vec![item.id.clone()],

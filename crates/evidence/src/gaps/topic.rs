@@ -290,6 +290,21 @@ pub const TOPIC_KEYWORDS: &[(Topic, &[&str])] = &[
 ];
 
 impl Topic {
+    /// The JSON name (`ai`, `cve_patch`, …).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Topic::Ai => "ai",
+            Topic::Framework => "framework",
+            Topic::Language => "language",
+            Topic::Hiring => "hiring",
+            Topic::Infra => "infra",
+            Topic::CvePatch => "cve_patch",
+            Topic::SecurityPattern => "security_pattern",
+            Topic::Theory => "theory",
+            Topic::General => "general",
+        }
+    }
+
     /// The age limit in months; `None` for [`Topic::General`].
     pub fn max_age_months(self) -> Option<u32> {
         MAX_AGE_MONTHS
