@@ -343,6 +343,7 @@ impl Fetcher {
                         EndpointError::Fetch(_) => target.label().to_string(),
                     };
                     let detail = format!("{} endpoint: {e}", target.label());
+                    tracing::debug!(%detail, "public endpoint failed; trying plain HTTP");
                     run.attempt(
                         Source::PublicEndpoint,
                         &api_url,
@@ -508,6 +509,11 @@ impl Fetcher {
         escalation: Escalation,
     ) -> Option<Candidate> {
         let t0 = Instant::now();
+        tracing::info!(
+            reason = %escalation.reason,
+            detail = %escalation.detail,
+            "escalating to the browser"
+        );
         match self.browser_step(url, options).await {
             Ok(reading) => {
                 let assessment = reading.assess(false);
