@@ -4,6 +4,13 @@
 //! `--json`; progress goes to stderr; a bad argument is a one-line error and
 //! a non-zero exit. Run `cargo run --example ferret -- --help`.
 
+/// `println!` that ends the process quietly when stdout is a closed pipe
+/// (`ferret … | head`) instead of panicking.
+macro_rules! say {
+    () => { $crate::output::write_line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::output::write_line(format_args!($($arg)*)) };
+}
+
 #[path = "cli/browser.rs"]
 mod browser;
 #[path = "cli/check_url.rs"]
@@ -16,6 +23,8 @@ mod output;
 mod plan;
 #[path = "cli/search.rs"]
 mod search;
+#[path = "cli/skills.rs"]
+mod skills;
 #[path = "cli/setup.rs"]
 mod setup;
 
@@ -45,6 +54,8 @@ enum Command {
     Browser(browser::BrowserArgs),
     /// Pro mode: the gate for logged-in browser sessions.
     Pro(browser::ProArgs),
+    /// Site skills: validated site packages run in the browser.
+    Skills(skills::SkillsArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +75,7 @@ fn main() -> ExitCode {
             Command::Index(args) => index::run(args).await,
             Command::Browser(args) => browser::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,
+            Command::Skills(args) => skills::run(args).await,
         }
     });
     match result {

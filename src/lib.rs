@@ -32,3 +32,7 @@ pub use ferret_evidence as evidence;
 /// The browser runtime (`ferret-browser`, feature `browser`).
 #[cfg(feature = "browser")]
 pub use ferret_browser as browser;
+/// Site skills: validated site packages run in the browser
+/// (`ferret-site-skills`, feature `browser`).
+#[cfg(feature = "browser")]
+pub use ferret_site_skills as site_skills;

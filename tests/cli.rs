@@ -455,3 +455,56 @@ fn browser_fetch_renders_text_that_javascript_inserts() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("private_or_local_host_blocked"));
 }
+
+#[test]
+fn skills_list_tools_and_validate() {
+    let v = json(&run(&["skills", "list", "--json"], None));
+    let ids: Vec<&str> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    for id in ["github", "hackernews", "wikipedia"] {
+        assert!(ids.contains(&id), "{ids:?}");
+    }
+    let tools = json(&run(&["skills", "tools"], None));
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["navigate_site", "read_site_skills", "run_site_browser_tool"]
+    );
+
+    // A package whose id differs from its folder and whose tool path escapes.
+    let root = tempfile_dir();
+    let pkg = root.join("my-site");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("manifest.json"),
+        r#"{"id": "other-id", "name": "X", "domains": ["example.com"], "notes": [],
+            "browserTools": {"read": {"description": "d", "path": "../escape.js",
+            "args": {}, "returns": {"type": "object", "description": "r"}}}}"#,
+    )
+    .unwrap();
+    let out = run(&["skills", "validate", pkg.to_str().unwrap(), "--json"], None);
+    assert!(!out.status.success());
+    let v = json(&out);
+    assert_eq!(v["valid"], false);
+    let text = v["violations"].to_string();
+    assert!(text.contains("id"), "{text}");
+    assert!(text.contains("path"), "{text}");
+}
+
+#[test]
+fn skills_navigate_refuses_plain_http_in_one_line() {
+    let out = run(&["skills", "navigate", "http://github.com/rust-lang"], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("HTTPS"), "{err}");
+}

@@ -126,14 +126,14 @@ pub async fn run_pro(args: ProArgs) -> CmdResult {
         return print_json(&status);
     }
     match (status.enabled, status.enabled_at) {
-        (true, Some(at)) => println!("pro mode: on (since {at})"),
-        (true, None) => println!("pro mode: on"),
-        (false, _) => println!("pro mode: off (turn on with `{}`)", status.enable_command),
+        (true, Some(at)) => say!("pro mode: on (since {at})"),
+        (true, None) => say!("pro mode: on"),
+        (false, _) => say!("pro mode: off (turn on with `{}`)", status.enable_command),
     }
     if let Some(w) = status.warning {
-        println!("warning: {w}");
+        say!("warning: {w}");
     }
-    println!("state file: {}", status.state_file);
+    say!("state file: {}", status.state_file);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -211,9 +211,9 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
                 if json {
                     return print_json(&out);
                 }
-                println!("{} ({}, {} results, {:?})", out.query, out.engine, out.count, out.status);
+                say!("{} ({}, {} results, {:?})", out.query, out.engine, out.count, out.status);
                 for r in &out.results {
-                    println!("{:>2}. {}\n    {}", r.rank, r.title, r.url);
+                    say!("{:>2}. {}\n    {}", r.rank, r.title, r.url);
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -226,8 +226,8 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
                 if json {
                     return print_json(&out);
                 }
-                println!("{}\n{}\n", out.title, out.final_url);
-                println!("{}", out.content);
+                say!("{}\n{}\n", out.title, out.final_url);
+                say!("{}", out.content);
                 Ok(ExitCode::SUCCESS)
             }
             BrowserCommand::Act {

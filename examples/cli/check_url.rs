@@ -29,15 +29,15 @@ pub async fn run(args: CheckUrlArgs) -> CmdResult {
     if args.json {
         print_json(&verdict)?;
     } else if verdict.allowed {
-        println!("allowed: {}", verdict.url);
-        println!("  {}", verdict.detail);
+        say!("allowed: {}", verdict.url);
+        say!("  {}", verdict.detail);
         if !verdict.resolved.is_empty() {
-            println!("  resolved: {}", verdict.resolved.join(", "));
+            say!("  resolved: {}", verdict.resolved.join(", "));
         }
     } else {
         let reason = verdict.reason.map(|r| r.as_str()).unwrap_or("blocked");
-        println!("blocked ({reason}): {}", verdict.url);
-        println!("  {}", verdict.detail);
+        say!("blocked ({reason}): {}", verdict.url);
+        say!("  {}", verdict.detail);
     }
     Ok(if verdict.allowed {
         ExitCode::SUCCESS

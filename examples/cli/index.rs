@@ -45,9 +45,9 @@ pub async fn run(args: IndexArgs) -> CmdResult {
             if json {
                 return print_json(&report);
             }
-            println!("{report}");
+            say!("{report}");
             for f in &report.failed {
-                println!("  failed: {} ({})", f.path.display(), f.reason);
+                say!("  failed: {} ({})", f.path.display(), f.reason);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -60,9 +60,9 @@ pub async fn run(args: IndexArgs) -> CmdResult {
                     "roots": roots,
                 }));
             }
-            println!("index {}: {} documents", dir.display(), index.num_docs());
+            say!("index {}: {} documents", dir.display(), index.num_docs());
             for r in roots {
-                println!("  {}", r.path.display());
+                say!("  {}", r.path.display());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -12,8 +12,22 @@ pub type CmdResult = Result<ExitCode, String>;
 pub fn print_json<T: Serialize>(value: &T) -> CmdResult {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| format!("cannot serialise the output: {e}"))?;
-    println!("{text}");
+    write_line(format_args!("{text}"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write one line to stdout; a closed pipe (`ferret … | head`) ends the
+/// process quietly, any other write error with a one-line message.
+pub fn write_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{args}").and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("ferret: error: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Print a one-line error and return exit code 1.

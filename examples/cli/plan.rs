@@ -38,8 +38,8 @@ pub async fn run(args: PlanArgs) -> CmdResult {
     if args.json {
         return print_json(&plan);
     }
-    println!("query:      {}", plan.query);
-    println!(
+    say!("query:      {}", plan.query);
+    say!(
         "intent:     {} ({}; {})",
         plan.intent,
         match plan.intent_source {
@@ -48,37 +48,37 @@ pub async fn run(args: PlanArgs) -> CmdResult {
         },
         plan.intent_reason
     );
-    println!("mode:       {}", plan.mode);
+    say!("mode:       {}", plan.mode);
     match plan.freshness {
-        Some(f) => println!("freshness:  {f} ({})", plan.freshness_reason),
-        None => println!("freshness:  none ({})", plan.freshness_reason),
+        Some(f) => say!("freshness:  {f} ({})", plan.freshness_reason),
+        None => say!("freshness:  none ({})", plan.freshness_reason),
     }
-    println!(
+    say!(
         "weights:    keyword {:.2} · freshness {:.2} · authority {:.2}",
         plan.weights.keyword, plan.weights.freshness, plan.weights.authority
     );
     if !plan.domain_boost.is_empty() {
-        println!("boost:      {}", plan.domain_boost.join(", "));
+        say!("boost:      {}", plan.domain_boost.join(", "));
     }
-    println!("sub-queries:");
+    say!("sub-queries:");
     for s in &plan.sub_queries {
-        println!("  - {}  [{}]", s.text, serde_plain(&s.purpose));
+        say!("  - {}  [{}]", s.text, serde_plain(&s.purpose));
     }
     if !plan.constraints.is_empty() {
-        println!("constraints:");
+        say!("constraints:");
         for c in &plan.constraints {
             let m = if c.mandatory { "" } else { " (optional)" };
-            println!("  {} {}{m}  terms: {}", c.id, c.text, c.terms.join(" "));
+            say!("  {} {}{m}  terms: {}", c.id, c.text, c.terms.join(" "));
         }
     }
     if !plan.focused_queries.is_empty() {
-        println!("focused queries:");
+        say!("focused queries:");
         for f in &plan.focused_queries {
-            println!("  - {}  [{}]", f.text, f.purpose.as_str());
+            say!("  - {}  [{}]", f.text, f.purpose.as_str());
         }
     }
     for d in &plan.dropped {
-        println!("dropped: {} ({})", d.text, d.reason);
+        say!("dropped: {} ({})", d.text, d.reason);
     }
     Ok(ExitCode::SUCCESS)
 }

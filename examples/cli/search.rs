@@ -166,7 +166,7 @@ fn print_progress(event: &ProgressEvent) {
 }
 
 fn print_human(r: &SearchResponse) {
-    println!(
+    say!(
         "{} — intent {}, mode {}{}; {} result{} in {} ms",
         r.query,
         r.intent,
@@ -178,19 +178,19 @@ fn print_human(r: &SearchResponse) {
         if r.results.len() == 1 { "" } else { "s" },
         r.elapsed_ms
     );
-    println!();
+    say!();
     for (i, res) in r.results.iter().enumerate() {
-        println!("{:>2}. {}", i + 1, clip(&res.title, 100));
-        println!("    {}", res.original_url);
+        say!("{:>2}. {}", i + 1, clip(&res.title, 100));
+        say!("    {}", res.original_url);
         if !res.snippet.is_empty() {
-            println!("    {}", clip(&res.snippet, 160));
+            say!("    {}", clip(&res.snippet, 160));
         }
         let sources: Vec<String> = res
             .sources
             .iter()
             .map(|s| format!("{}#{}", s.engine, s.rank))
             .collect();
-        println!(
+        say!(
             "    [{}]  score {:.3} (rrf {:.4}, keyword {:.2}, freshness {:.2}, authority {:.2})",
             sources.join(", "),
             res.scores.final_score,
@@ -200,14 +200,14 @@ fn print_human(r: &SearchResponse) {
             res.scores.authority
         );
         if !res.near_duplicates.is_empty() {
-            println!("    + {} near-duplicate(s)", res.near_duplicates.len());
+            say!("    + {} near-duplicate(s)", res.near_duplicates.len());
         }
         for f in &res.flags {
-            println!("    {f}");
+            say!("    {f}");
         }
     }
     if !r.results.is_empty() {
-        println!();
+        say!();
     }
     for e in &r.engines {
         let status = match e.status {
@@ -225,10 +225,10 @@ fn print_human(r: &SearchResponse) {
             .as_deref()
             .map(|m| format!(" — {}", clip(m, 110)))
             .unwrap_or_default();
-        println!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
+        say!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
     }
     if !r.discarded.is_empty() {
-        println!(
+        say!(
             "discarded by the goggle{}: {}",
             r.goggle
                 .as_deref()
@@ -238,9 +238,9 @@ fn print_human(r: &SearchResponse) {
         );
     }
     if !r.dropped.is_empty() {
-        println!("dropped rows: {}", r.dropped.len());
+        say!("dropped rows: {}", r.dropped.len());
         for d in r.dropped.iter().take(10) {
-            println!(
+            say!(
                 "  row {}: {} {}",
                 d.index,
                 d.reason.as_str(),
@@ -249,7 +249,7 @@ fn print_human(r: &SearchResponse) {
         }
     }
     for w in r.warnings.iter().filter(|w| !w.contains(": off (")) {
-        println!("warning: {w}");
+        say!("warning: {w}");
     }
-    println!("note: snippets are search diagnostics, not evidence; fetch pages to verify.");
+    say!("note: snippets are search diagnostics, not evidence; fetch pages to verify.");
 }
