@@ -15,6 +15,8 @@ macro_rules! say {
 mod browser;
 #[path = "cli/check_url.rs"]
 mod check_url;
+#[path = "cli/evidence.rs"]
+mod evidence;
 #[path = "cli/index.rs"]
 mod index;
 #[path = "cli/output.rs"]
@@ -46,6 +48,12 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Search: plan, fan out to engines, fuse and deduplicate.
     Search(search::SearchArgs),
+    /// Fetch a page (public endpoint, HTTP, or the browser) and extract its text.
+    Fetch(evidence::FetchArgs),
+    /// Judge whether a page's fetched content is usable evidence.
+    Verify(evidence::VerifyArgs),
+    /// Extract structured data matching a JSON Schema (fails closed).
+    Extract(evidence::ExtractArgs),
     /// Check a URL against the URL guard (SSRF rules).
     CheckUrl(check_url::CheckUrlArgs),
     /// Manage the local index (the offline default engine).
@@ -72,6 +80,9 @@ fn main() -> ExitCode {
             Command::Plan(args) => plan::run(args).await,
             Command::Search(args) => search::run(args).await,
             Command::CheckUrl(args) => check_url::run(args).await,
+            Command::Fetch(args) => evidence::run_fetch(args).await,
+            Command::Verify(args) => evidence::run_verify(args).await,
+            Command::Extract(args) => evidence::run_extract(args).await,
             Command::Index(args) => index::run(args).await,
             Command::Browser(args) => browser::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,

@@ -508,3 +508,111 @@ fn skills_navigate_refuses_plain_http_in_one_line() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("HTTPS"), "{err}");
 }
+
+const ARTICLE: &str = r#"<html lang="en"><head><title>Caffeine and sleep | Example News</title>
+<meta name="author" content="Ada Writer"><meta property="article:published_time" content="2025-03-05T10:00:00Z">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Ferret Mug","sku":"FM-1","offers":{"@type":"Offer","price":"12.50","priceCurrency":"EUR"}}</script>
+</head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<article><h1>Caffeine and sleep</h1>
+<p>Caffeine taken six hours before bed reduced total sleep time by more than one hour in a controlled study.</p>
+<p>Researchers measured sleep with wrist monitors and sleep diaries over four nights for every participant.</p>
+<p>The effect was strongest for participants who rarely drink coffee, according to the authors of the study.</p>
+</article><footer>Copyright Example News. Subscribe to our newsletter.</footer></body></html>"#;
+
+#[test]
+fn fetch_from_file_prints_only_the_main_text() {
+    let dir = tempfile_dir();
+    let page = dir.join("page.html");
+    std::fs::write(&page, ARTICLE).unwrap();
+    let out = run(&["fetch", "--from-file", page.to_str().unwrap(), "--format", "text"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("reduced total sleep time"), "{text}");
+    assert!(!text.contains("Subscribe to our newsletter"), "{text}");
+    assert!(!text.contains("Home"), "{text}");
+
+    let v = json(&run(&["fetch", "--from-file", page.to_str().unwrap(), "--json"], None));
+    assert_eq!(v["schema"], "ferret.fetch.v1");
+    assert_eq!(v["title"], "Caffeine and sleep");
+    assert_eq!(v["published_at"].as_str().unwrap().get(..10), Some("2025-03-05"));
+    for key in ["text", "source", "highlights", "quality", "warnings"] {
+        assert!(v.get(key).is_some(), "ferret.fetch.v1 lacks {key}");
+    }
+}
+
+#[test]
+fn verify_judges_a_local_page_and_the_guard_blocks_it_without_the_switch() {
+    let port = serve_once_forever(ARTICLE);
+    let url = format!("http://127.0.0.1:{port}/article");
+    let home = tempfile_dir();
+    let out = Command::new(ferret_bin())
+        .args(["verify", &url, "--browser", "never", "--json"])
+        .env("FERRET_HOME", &home)
+        .env("FERRET_ALLOW_PRIVATE_URLS", "1")
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.verify.v1");
+    assert_eq!(v["ok"], true, "{v}");
+    assert!(matches!(v["verdict"].as_str(), Some("strong_ok" | "weak_ok")));
+    assert_eq!(v["source"], "fetch");
+    assert_eq!(v["chrome_used"], false);
+    assert!(v["text_excerpt"].as_str().unwrap().chars().count() <= 1200);
+
+    let out = Command::new(ferret_bin())
+        .args(["verify", &url, "--browser", "never", "--json"])
+        .env("FERRET_HOME", &home)
+        .env_remove("FERRET_ALLOW_PRIVATE_URLS")
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["ok"], false);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn extract_maps_json_ld_onto_a_schema_and_fails_closed() {
+    let dir = tempfile_dir();
+    let page = dir.join("product.html");
+    std::fs::write(&page, ARTICLE).unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        r#"{"type":"object","required":["name","price"],
+            "properties":{"name":{"type":"string"},"price":{"type":"number"},"priceCurrency":{"type":"string"}}}"#,
+    )
+    .unwrap();
+    let out = run(
+        &["extract", "--from-file", page.to_str().unwrap(), "--schema", schema.to_str().unwrap(), "--json"],
+        None,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json(&out);
+    assert_eq!(v["verdict"], "extracted");
+    assert_eq!(v["data"]["name"], "Ferret Mug");
+    assert_eq!(v["data"]["price"], 12.5);
+
+    let strict = dir.join("strict.json");
+    std::fs::write(
+        &strict,
+        r#"{"type":"object","required":["gtin13"],"properties":{"gtin13":{"type":"string"}}}"#,
+    )
+    .unwrap();
+    let out = run(
+        &["extract", "--from-file", page.to_str().unwrap(), "--schema", strict.to_str().unwrap(), "--json"],
+        None,
+    );
+    assert!(!out.status.success());
+    let v = json(&out);
+    assert_eq!(v["verdict"], "no_mappable_structure");
+    assert!(v["data"].is_null());
+
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{nope").unwrap();
+    let out = run(
+        &["extract", "--from-file", page.to_str().unwrap(), "--schema", bad.to_str().unwrap(), "--json"],
+        None,
+    );
+    assert!(!out.status.success());
+    assert_eq!(json(&out)["verdict"], "input_unreadable");
+}

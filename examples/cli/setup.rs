@@ -121,3 +121,55 @@ pub async fn open_local_index(
     }
     Ok(index)
 }
+
+/// The adaptive fetcher the CLI uses: the URL guard from the environment
+/// (`FERRET_ALLOW_PRIVATE_URLS`, `FERRET_STRICT_SSRF`), `GITHUB_TOKEN` for the
+/// GitHub API, and — with the `browser` feature — a managed Chromium that
+/// starts only if a page needs it. Call [`FetchSetup::shutdown`] at the end.
+pub struct FetchSetup {
+    /// The fetcher.
+    pub fetcher: ferret::evidence::fetch::Fetcher,
+    #[cfg(feature = "browser")]
+    runtime: Option<Arc<ferret::browser::ChromiumRuntime>>,
+}
+
+impl FetchSetup {
+    /// Close the browser if one was started.
+    pub async fn shutdown(self) {
+        #[cfg(feature = "browser")]
+        if let Some(rt) = self.runtime {
+            use ferret::browser::BrowserRuntime;
+            let _ = rt.shutdown().await;
+        }
+    }
+}
+
+/// Build the fetcher for `mode`.
+pub fn fetcher(mode: ferret::evidence::fetch::BrowserMode) -> Result<FetchSetup, String> {
+    use ferret::evidence::fetch::{BrowserMode, Fetcher};
+    let guard = ferret::core::guard::UrlGuard::from_env();
+    let mut builder = Fetcher::builder()
+        .guard(guard)
+        .browser_mode(mode)
+        .github_token(env("GITHUB_TOKEN"));
+    #[cfg(feature = "browser")]
+    let runtime = if mode == BrowserMode::Never {
+        None
+    } else {
+        use ferret::browser::{ChromiumConfig, ChromiumRuntime};
+        let config = ChromiumConfig::from_env().home(home()?);
+        let rt = Arc::new(ChromiumRuntime::new(config).map_err(|e| e.to_string())?);
+        builder = builder.browser(rt.clone());
+        Some(rt)
+    };
+    #[cfg(not(feature = "browser"))]
+    if mode == BrowserMode::Required {
+        return Err("--browser required needs the `browser` feature".into());
+    }
+    let fetcher = builder.build().map_err(|e| e.to_string())?;
+    Ok(FetchSetup {
+        fetcher,
+        #[cfg(feature = "browser")]
+        runtime,
+    })
+}

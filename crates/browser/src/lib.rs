@@ -15,7 +15,7 @@
 //! - [`pro_mode`]: the gate in front of the login partition.
 //! - [`modes`]: seed 000's `search`, `fetch`, `act`, `api` (and `status`)
 //!   over any runtime, returning serde envelopes (`ferret.browser.search.v1`,
-//!   `ferret.fetch.v1`, `ferret.browser.act.v1`, `ferret.browser.api.v1`,
+//!   `ferret.browser.fetch.v1`, `ferret.browser.act.v1`, `ferret.browser.api.v1`,
 //!   `ferret.browser.status.v1`).
 //! - [`serp`]: the engine table (Bing, DuckDuckGo, Baidu, Google), time
 //!   windows, date parsing, row clean-up, block / no-results detection.

@@ -269,11 +269,11 @@ impl FetchRequest {
     }
 }
 
-/// `ferret.fetch.v1` (the fields the HTTP fetch path also fills, plus the
+/// `ferret.browser.fetch.v1` (the fields the HTTP fetch path also fills, plus the
 /// browser's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FetchOutput {
-    /// `ferret.fetch.v1`.
+    /// `ferret.browser.fetch.v1`.
     pub schema: String,
     /// The URL asked for.
     pub url: String,
@@ -332,7 +332,7 @@ pub fn fetch_output(
     };
     let quality = quality::assess(&page.title, &text);
     FetchOutput {
-        schema: "ferret.fetch.v1".into(),
+        schema: "ferret.browser.fetch.v1".into(),
         url: page.requested_url,
         final_url: page.final_url,
         status: page.http_status,

@@ -279,7 +279,7 @@ async fn js_inserted_text_is_fetched_in_full(c: &Ctx) {
     let out = modes::fetch(&c.rt, &FetchRequest::new(format!("{}/late", c.base)))
         .await
         .expect("fetch");
-    assert_eq!(out.schema, "ferret.fetch.v1");
+    assert_eq!(out.schema, "ferret.browser.fetch.v1");
     assert!(
         out.content.contains("END-OF-LATE-ARTICLE"),
         "{}",
