@@ -411,7 +411,7 @@ fn recipe_with_too_few_ingredients_fails_min_items() {
     let recipe = o
         .candidates
         .iter()
-        .find(|c| c.label.contains("Recipe"))
+        .find(|c| c.label == "JSON-LD Recipe")
         .unwrap();
     assert!(
         recipe.errors.iter().any(|e| e.contains("minItems 3")),
@@ -859,5 +859,38 @@ fn id_references_are_resolved_across_the_graph() {
     assert_eq!(
         o.data,
         json!({"headline": "Hello", "author": {"name": "Jane Doe", "job_title": "Editor"}})
+    );
+}
+
+#[test]
+fn the_schema_title_picks_the_list_it_names() {
+    let html = recipe_page(&["1 cup red lentils", "1 onion, diced"]);
+    let list = |title: &str| json!({"title": title, "type": "array", "minItems": 2, "items": {"type": "string"}});
+    // Without a name the longest list wins; a title naming the ingredients
+    // picks them even though the steps are more numerous.
+    let steps = run(&html, &list("Steps"));
+    assert_extracted(&steps);
+    assert_eq!(steps.data.as_array().unwrap().len(), 3);
+    let ingredients = run(&html, &list("Ingredients"));
+    assert_extracted(&ingredients);
+    assert_eq!(
+        ingredients.data,
+        json!(["1 cup red lentils", "1 onion, diced"])
+    );
+}
+
+#[test]
+fn a_wrapping_property_names_its_list() {
+    let html = recipe_page(&["1 cup red lentils", "1 onion, diced"]);
+    let schema = json!({
+        "type": "object",
+        "required": ["ingredients"],
+        "properties": {"ingredients": {"type": "array", "items": {"type": "string"}}}
+    });
+    let o = run(&html, &schema);
+    assert_extracted(&o);
+    assert_eq!(
+        o.data,
+        json!({"ingredients": ["1 cup red lentils", "1 onion, diced"]})
     );
 }

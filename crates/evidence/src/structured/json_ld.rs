@@ -175,12 +175,22 @@ impl<'a> Resolver<'a, '_> {
     }
 }
 
+/// A list from JSON-LD that an array schema may describe.
+pub(crate) struct ArrayCandidate {
+    /// For reports (`every Product node (3)`, `Recipe.recipeIngredient`).
+    pub label: String,
+    /// The list.
+    pub value: Value,
+    /// What it is called: the nodes' type or the property's key.
+    pub name: String,
+}
+
 /// Array candidates from JSON-LD: nodes grouped by type (all `Product`
 /// nodes of the page), and the array-valued properties of each node
 /// (`ItemList.itemListElement` with `ListItem.item` unwrapped,
 /// `Recipe.recipeIngredient`).
-pub(crate) fn array_candidates(nodes: &[Node]) -> Vec<(String, Value)> {
-    let mut out: Vec<(String, Value)> = Vec::new();
+pub(crate) fn array_candidates(nodes: &[Node]) -> Vec<ArrayCandidate> {
+    let mut out = Vec::new();
     let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
     for n in nodes {
         let t = n.types[0].clone();
@@ -190,7 +200,11 @@ pub(crate) fn array_candidates(nodes: &[Node]) -> Vec<(String, Value)> {
         }
     }
     for (t, g) in groups {
-        out.push((format!("every {t} node ({})", g.len()), Value::Array(g)));
+        out.push(ArrayCandidate {
+            label: format!("every {t} node ({})", g.len()),
+            value: Value::Array(g),
+            name: t,
+        });
     }
     for n in nodes {
         let Value::Object(obj) = &n.value else {
@@ -208,7 +222,11 @@ pub(crate) fn array_candidates(nodes: &[Node]) -> Vec<(String, Value)> {
                         _ => i.clone(),
                     })
                     .collect();
-                out.push((format!("{}.{k}", n.label), Value::Array(unwrapped)));
+                out.push(ArrayCandidate {
+                    label: format!("{}.{k}", n.label),
+                    value: Value::Array(unwrapped),
+                    name: k.clone(),
+                });
             }
         }
     }

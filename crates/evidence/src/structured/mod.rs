@@ -344,13 +344,14 @@ impl StructuredExtractor {
             .collect();
         let considered = evaluated.len();
 
-        // Best first: accepted, most filled, hinted, JSON-LD, page order.
+        // Best first: accepted, named by the schema, most filled, the
+        // page's subject before site furniture, JSON-LD, page order.
         evaluated.sort_by(|a, b| {
             b.data
                 .is_some()
                 .cmp(&a.data.is_some())
-                .then(b.report.filled.cmp(&a.report.filled))
                 .then(b.hinted.cmp(&a.hinted))
+                .then(b.report.filled.cmp(&a.report.filled))
                 .then(a.site_furniture.cmp(&b.site_furniture))
                 .then(source_rank(a.report.source).cmp(&source_rank(b.report.source)))
                 .then(a.report.missing.len().cmp(&b.report.missing.len()))
@@ -550,6 +551,13 @@ impl StructuredExtractor {
                     .any(|w| w.len() > 3 && hint_words.contains(w))
             })
         };
+        // A list is named by the schema when the schema's title or the
+        // wrapping property names its key or its nodes' type (`ingredients`
+        // ~ `recipeIngredient`, `products` ~ `Product`).
+        let names_list = |wanted_names: &[String], list: &json_ld::ArrayCandidate| {
+            wanted_names.contains(&names::normalize(&list.name))
+        };
+        let hint_names: Vec<String> = hint_words.iter().flat_map(|w| names::wanted(w)).collect();
         let table_label = |t: &tables::Table, what: &str| match &t.context {
             Some(c) => format!("table {} {what} (\"{}\")", t.number, short(c)),
             None => format!("table {} {what}", t.number),
@@ -575,13 +583,14 @@ impl StructuredExtractor {
                 if !sub.allows(Kind::Array) {
                     continue;
                 }
-                for (label, list) in &array_lists {
+                let wanted = names::wanted(name);
+                for list in &array_lists {
                     out.push(Candidate {
                         source: StructureSource::JsonLd,
-                        label: format!("JSON-LD {label} as {name}"),
-                        value: wrap(name, list.clone()),
+                        label: format!("JSON-LD {} as {name}", list.label),
+                        value: wrap(name, list.value.clone()),
                         fuzzy_keys: false,
-                        hinted: false,
+                        hinted: names_list(&wanted, list) || names_list(&hint_names, list),
                         site_furniture: false,
                     });
                 }
@@ -616,13 +625,13 @@ impl StructuredExtractor {
             }
         }
         if kinds.contains(&Kind::Array) {
-            for (label, list) in &array_lists {
+            for list in &array_lists {
                 out.push(Candidate {
                     source: StructureSource::JsonLd,
-                    label: format!("JSON-LD {label}"),
-                    value: list.clone(),
+                    label: format!("JSON-LD {}", list.label),
+                    value: list.value.clone(),
                     fuzzy_keys: false,
-                    hinted: false,
+                    hinted: names_list(&hint_names, list),
                     site_furniture: false,
                 });
             }

@@ -159,13 +159,9 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
         }
     }
     // Expand spans into a rectangular grid.
-    let mut rows: Vec<Vec<Option<Cell>>> = Vec::new();
-    let mut thead_rows = 0;
+    let mut rows: Vec<(bool, Vec<Option<Cell>>)> = Vec::new();
     let mut pending: Vec<Option<(Cell, usize)>> = Vec::new(); // rowspan carry per column
     for (in_thead, cells) in raw_rows {
-        if in_thead && thead_rows == rows.len() {
-            thead_rows += 1;
-        }
         let mut row: Vec<Option<Cell>> = Vec::new();
         let mut col = 0;
         let mut cells = cells.into_iter();
@@ -212,17 +208,26 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
             }
             col += 1;
         }
-        rows.push(row);
+        rows.push((in_thead, row));
     }
-    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let rows = rows
+    let width = rows.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+    // Rows without text are dropped first, so the header count below
+    // indexes the rows that remain.
+    let rows: Vec<(bool, Vec<Cell>)> = rows
         .into_iter()
-        .map(|mut r| {
+        .map(|(in_thead, mut r)| {
             r.resize(width, None);
-            r.into_iter().map(Option::unwrap_or_default).collect()
+            (
+                in_thead,
+                r.into_iter()
+                    .map(Option::unwrap_or_default)
+                    .collect::<Vec<Cell>>(),
+            )
         })
-        .filter(|r: &Vec<Cell>| r.iter().any(|c| !c.text.is_empty()))
+        .filter(|(_, r)| r.iter().any(|c| !c.text.is_empty()))
         .collect();
+    let thead_rows = rows.iter().take_while(|(in_thead, _)| *in_thead).count();
+    let rows = rows.into_iter().map(|(_, r)| r).collect();
     Grid {
         rows,
         thead_rows,
