@@ -54,6 +54,8 @@ enum Command {
     Verify(evidence::VerifyArgs),
     /// Extract structured data matching a JSON Schema (fails closed).
     Extract(evidence::ExtractArgs),
+    /// Typed references of a GitHub issue or pull request.
+    Refs(evidence::RefsArgs),
     /// Check a URL against the URL guard (SSRF rules).
     CheckUrl(check_url::CheckUrlArgs),
     /// Manage the local index (the offline default engine).
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
             Command::Fetch(args) => evidence::run_fetch(args).await,
             Command::Verify(args) => evidence::run_verify(args).await,
             Command::Extract(args) => evidence::run_extract(args).await,
+            Command::Refs(args) => evidence::run_refs(args).await,
             Command::Index(args) => index::run(args).await,
             Command::Browser(args) => browser::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,

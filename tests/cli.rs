@@ -616,3 +616,79 @@ fn extract_maps_json_ld_onto_a_schema_and_fails_closed() {
     assert!(!out.status.success());
     assert_eq!(json(&out)["verdict"], "input_unreadable");
 }
+
+/// An HTTP server on 127.0.0.1 answering each request with `route(path)`
+/// (status, content type, body).
+fn serve_routes(route: fn(&str) -> (u16, &'static str, String)) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                use std::io::{BufRead, BufReader};
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut request_line = String::new();
+                let _ = reader.read_line(&mut request_line);
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_string();
+                let (status, ctype, body) = route(&path);
+                let reply = format!(
+                    "HTTP/1.1 {status} X\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(reply.as_bytes());
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn refs_reads_a_thread_from_the_github_api() {
+    fn github(path: &str) -> (u16, &'static str, String) {
+        let json = "application/json";
+        if path.starts_with("/repos/acme/widgets/issues/7/comments") {
+            let body = r#"[{"id": 1, "body": "Duplicate of #3. The fix landed in commit 9fceb02d0ae598e95dc970b74767f19372d61af8.", "html_url": "https://github.com/acme/widgets/issues/7#issuecomment-1", "user": {"login": "bob"}}]"#;
+            (200, json, body.to_string())
+        } else if path.starts_with("/repos/acme/widgets/issues/7/timeline") {
+            (404, json, r#"{"message": "Not Found"}"#.to_string())
+        } else if path.starts_with("/repos/acme/widgets/issues/7") {
+            let body = r#"{"number": 7, "title": "Crash on start", "html_url": "https://github.com/acme/widgets/issues/7",
+                "body": "Related to rust-lang/rust#12345; see https://example.org/report for details.", "user": {"login": "ann"}}"#;
+            (200, json, body.to_string())
+        } else {
+            (404, json, "{}".to_string())
+        }
+    }
+    let port = serve_routes(github);
+    let home = tempfile_dir();
+    let out = Command::new(ferret_bin())
+        .args(["refs", "https://github.com/acme/widgets/issues/7", "--json"])
+        .env("FERRET_HOME", &home)
+        .env("FERRET_ALLOW_PRIVATE_URLS", "1")
+        .env("GITHUB_API_BASE", format!("http://127.0.0.1:{port}"))
+        .env_remove("GITHUB_TOKEN")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.refs.v1");
+    assert_eq!(v["number"], 7);
+    let refs = v["refs"].as_array().unwrap();
+    let kinds: Vec<(&str, &str)> = refs
+        .iter()
+        .map(|r| (r["type"].as_str().unwrap(), r["target"].as_str().unwrap()))
+        .collect();
+    assert!(kinds.iter().any(|(k, _)| *k == "duplicate"), "{kinds:?}");
+    assert!(kinds.iter().any(|(k, _)| *k == "commit"), "{kinds:?}");
+    assert!(kinds.iter().any(|(_, t)| t.contains("rust-lang/rust#12345")), "{kinds:?}");
+    assert!(kinds.iter().any(|(k, _)| *k == "url"), "{kinds:?}");
+    for r in refs {
+        assert!(r["context"].as_str().unwrap().chars().count() <= 120, "{r}");
+    }
+    assert!(v["warnings"].to_string().contains("timeline"), "{v}");
+}

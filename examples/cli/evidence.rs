@@ -243,3 +243,35 @@ fn serde_plain<T: serde::Serialize>(value: &T) -> String {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
 }
+
+#[derive(Debug, Args)]
+pub struct RefsArgs {
+    /// A GitHub issue or pull request URL.
+    url: String,
+    /// Print the `ferret.refs.v1` envelope.
+    #[arg(long)]
+    json: bool,
+}
+
+pub async fn run_refs(args: RefsArgs) -> CmdResult {
+    let setup = crate::setup::fetcher(BrowserMode::Never)?;
+    let result = ferret::evidence::refs::fetch_refs(&setup.fetcher, &args.url).await;
+    setup.shutdown().await;
+    let refs = result.map_err(|e| e.to_string())?;
+    if args.json {
+        return print_json(&refs);
+    }
+    say!("{}#{} — {} references", refs.repo, refs.number, refs.refs.len());
+    for r in &refs.refs {
+        say!(
+            "  {:<10} {}  …{}…",
+            serde_plain(&r.kind),
+            r.target,
+            crate::output::clip(&r.context, 90)
+        );
+    }
+    for w in &refs.warnings {
+        say!("warning: {w}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -152,6 +152,12 @@ pub fn fetcher(mode: ferret::evidence::fetch::BrowserMode) -> Result<FetchSetup,
         .guard(guard)
         .browser_mode(mode)
         .github_token(env("GITHUB_TOKEN"));
+    if let Some(base) = env("GITHUB_API_BASE") {
+        builder = builder.endpoints(ferret::evidence::fetch::endpoints::Endpoints {
+            github_api: base,
+            ..Default::default()
+        });
+    }
     #[cfg(feature = "browser")]
     let runtime = if mode == BrowserMode::Never {
         None

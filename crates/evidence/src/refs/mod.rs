@@ -20,9 +20,12 @@
 //! counts all of them ([`Reference::occurrences`], [`Reference::sources`]).
 //! [`refs_in_text`] scans any other text. Envelope: `ferret.refs.v1`.
 
+mod fetch;
 mod github;
 mod html;
 mod scan;
+
+pub use fetch::{FetchRefsError, fetch_refs};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
