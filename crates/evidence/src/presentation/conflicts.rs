@@ -93,6 +93,9 @@ pub(crate) struct Clause {
     pub(crate) asserted: HashSet<String>,
     /// Denied terms, in text order (the word right after a negator first).
     pub(crate) negated: Vec<String>,
+    /// The antonym pairs it asserts one side of: (index in [`ANTONYMS`],
+    /// whether it is the second word).
+    pub(crate) antonyms: Vec<(usize, bool)>,
 }
 
 fn is_negator(word: &str) -> bool {
@@ -161,6 +164,13 @@ pub(crate) fn clauses(text: &str) -> Vec<Clause> {
             for n in &out.negated {
                 out.asserted.remove(n);
             }
+            for (k, (p, q)) in ANTONYMS.iter().enumerate() {
+                match (out.asserted.contains(*p), out.asserted.contains(*q)) {
+                    (true, false) => out.antonyms.push((k, false)),
+                    (false, true) => out.antonyms.push((k, true)),
+                    _ => {}
+                }
+            }
             out
         })
         .collect()
@@ -208,19 +218,17 @@ pub(crate) fn disagreement(a: &[Clause], b: &[Clause]) -> Option<Disagreement> {
     }
     for ca in a {
         for cb in b {
-            for &(p, q) in ANTONYMS {
-                for (x, y) in [(p, q), (q, p)] {
-                    if ca.asserted.contains(x)
-                        && cb.asserted.contains(y)
-                        && !ca.asserted.contains(y)
-                        && !cb.asserted.contains(x)
-                        && shares_context(ca, cb, &[x, y])
-                    {
-                        return Some(Disagreement {
-                            terms: vec![x.to_string(), y.to_string()],
-                            reason: format!("{x:?} vs {y:?}"),
-                        });
-                    }
+            for &(k, second) in &ca.antonyms {
+                if !cb.antonyms.contains(&(k, !second)) {
+                    continue;
+                }
+                let (p, q) = ANTONYMS[k];
+                let (x, y) = if second { (q, p) } else { (p, q) };
+                if shares_context(ca, cb, &[x, y]) {
+                    return Some(Disagreement {
+                        terms: vec![x.to_string(), y.to_string()],
+                        reason: format!("{x:?} vs {y:?}"),
+                    });
                 }
             }
         }

@@ -25,7 +25,8 @@
 //! 0.15) alike. Groups of two or more are themes, labelled by their three
 //! heaviest shared terms; results that joined no group form a final
 //! "other" theme. At most [`PresentOptions::max_clustered`] results (the
-//! best-ranked) are clustered; any beyond go to "other".
+//! best-ranked) are clustered and checked for conflicts; any beyond go to
+//! "other".
 //!
 //! ## Conflicts
 //!
@@ -102,7 +103,8 @@ pub struct PresentOptions {
     /// Least average cosine similarity for two groups to merge (default
     /// 0.15).
     pub min_similarity: f64,
-    /// Most results clustered (default 200).
+    /// Most results clustered and checked for conflicts, best-ranked first
+    /// (default 200).
     pub max_clustered: usize,
 }
 
@@ -352,7 +354,7 @@ pub fn present_results(
     } else {
         build_themes(query, results, options)
     };
-    let conflicts = find_conflicts(results, &presented);
+    let conflicts = find_conflicts(results, &presented, options.max_clustered);
     for c in &conflicts {
         for &rank in &c.ranks {
             let flags = &mut presented[rank - 1].flags;
@@ -441,7 +443,12 @@ fn build_themes(query: &str, results: &[SearchResult], options: &PresentOptions)
     out
 }
 
-fn find_conflicts(results: &[SearchResult], presented: &[PresentedResult]) -> Vec<Conflict> {
+fn find_conflicts(
+    results: &[SearchResult],
+    presented: &[PresentedResult],
+    max_checked: usize,
+) -> Vec<Conflict> {
+    let results = &results[..results.len().min(max_checked)];
     let clauses: Vec<Vec<conflicts::Clause>> = results
         .iter()
         .map(|r| conflicts::clauses(&format!("{}. {}", r.title, r.snippet)))
