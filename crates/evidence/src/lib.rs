@@ -34,6 +34,14 @@
 //! - [`evidence_dedup`]: same-source reprints merged (canonical URL, text
 //!   SimHash, title shingles, text containment) with `[同源合并]`, nothing
 //!   lost.
+//! - [`scorer`]: the [`scorer::EvidenceScorer`] trait and its default,
+//!   argo's Selection × Absorption ([`scorer::SelectionAbsorption`]), every
+//!   component reported; SERP / jump-URL detection.
+//! - [`research`]: the research loop — plan, search (or the caller's
+//!   rows), adaptive fetch of the top candidates, the constraint ledger
+//!   (fetched text only), browse plan, deep escalation, and the decision
+//!   `sufficient | partial | browse-needed | insufficient`
+//!   (`ferret.research.v1`); each step callable on its own.
 //! - [`presentation`]: a search response shown by size — a list (≤ 5),
 //!   themes (6–15), or themes plus the top 5 — with conflicting sources
 //!   flagged (`[冲突]`, `[T1 与社区冲突]`); `ferret.presentation.v1` and
@@ -48,6 +56,8 @@ pub mod gaps;
 pub mod highlights;
 pub mod presentation;
 pub mod refs;
+pub mod research;
 pub mod safety;
+pub mod scorer;
 pub mod structured;
 pub mod verify;

@@ -26,6 +26,8 @@
 //! - Re-ranking: [`goggles`] (Brave Goggles: parser, built-in presets,
 //!   FinalScore with source tiers and conflict flags).
 //! - The whole path: [`search`] (plan → fanout → fuse → [`SearchResponse`]).
+//! - Evidence: [`ledger`] (the constraint ledger: which constraints fetched
+//!   page text supports, with verbatim quotes; `ferret.ledger.v1`).
 //! - Output: [`result`] ([`SearchResult`]), [`response`] ([`SearchResponse`],
 //!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility).
 //! - Safety: [`guard`] (the URL guard used by every fetch, navigation and
@@ -43,6 +45,7 @@ pub mod goggles;
 pub mod guard;
 pub mod intent;
 pub mod layer;
+pub mod ledger;
 pub mod near_dup;
 pub mod plan;
 pub mod provenance;

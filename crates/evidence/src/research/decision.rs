@@ -1,0 +1,119 @@
+//! The evidence decision (seed 003's `evidenceStatus`, exactly), the
+//! agent action that goes with it, and the caveats an answer must carry.
+//!
+//! | status | condition | agent action |
+//! |---|---|---|
+//! | `sufficient` | the ledger is ready | answer from fetched evidence |
+//! | `partial` | not ready, deep escalation returned non-empty text | use the deep text with explicit caveats; constraints are still not fully proven |
+//! | `browse-needed` | not ready, no deep text, the browse plan has actions | execute or hand off the proposed browser actions |
+//! | `insufficient` | none of the above | find better candidates or use justified deep escalation |
+
+use ferret_core::ledger::Ledger;
+use serde::{Deserialize, Serialize};
+
+use super::browse::BrowsePlan;
+use super::deep::DeepResult;
+
+/// The evidence decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EvidenceStatus {
+    /// Every mandatory constraint is supported by fetched pages.
+    Sufficient,
+    /// Not proven, but deep escalation answered: use it with caveats.
+    Partial,
+    /// Not proven; browser work is planned.
+    BrowseNeeded,
+    /// Not proven, nothing planned.
+    Insufficient,
+}
+
+impl EvidenceStatus {
+    /// The name used in JSON (`browse-needed` …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceStatus::Sufficient => "sufficient",
+            EvidenceStatus::Partial => "partial",
+            EvidenceStatus::BrowseNeeded => "browse-needed",
+            EvidenceStatus::Insufficient => "insufficient",
+        }
+    }
+
+    /// What an agent should do (seed 003's table).
+    pub fn agent_action(self) -> &'static str {
+        match self {
+            EvidenceStatus::Sufficient => "answer from fetched evidence",
+            EvidenceStatus::Partial => {
+                "use the deep text with explicit caveats; constraints are still not fully proven"
+            }
+            EvidenceStatus::BrowseNeeded => "execute or hand off the proposed browser actions",
+            EvidenceStatus::Insufficient => {
+                "find better candidates or use justified deep escalation"
+            }
+        }
+    }
+}
+
+/// The decision, in seed 003's order of conditions.
+pub fn decide(ledger: &Ledger, deep: Option<&DeepResult>, browse: &BrowsePlan) -> EvidenceStatus {
+    if ledger.ready {
+        EvidenceStatus::Sufficient
+    } else if deep.is_some_and(DeepResult::has_text) {
+        EvidenceStatus::Partial
+    } else if browse.needs_browse {
+        EvidenceStatus::BrowseNeeded
+    } else {
+        EvidenceStatus::Insufficient
+    }
+}
+
+/// What an answer built on this evidence must disclose.
+pub fn caveats(ledger: &Ledger, deep: Option<&DeepResult>, status: EvidenceStatus) -> Vec<String> {
+    let mut out = Vec::new();
+    if status == EvidenceStatus::Partial {
+        out.push(format!(
+            "the deep answer is model output, not fetched evidence; constraints {} are not proven by fetched pages",
+            ledger.pending.join(", ")
+        ));
+    }
+    if let Some(d) = deep
+        && let Some(error) = &d.error
+    {
+        out.push(format!(
+            "deep escalation ({}) gave no text: {error}",
+            d.vendor
+        ));
+    }
+    for id in &ledger.weak_constraints {
+        out.push(format!(
+            "{id} is only weakly supported (its term hits just reach the threshold); corroborate it"
+        ));
+    }
+    for c in ledger.constraints.iter().filter(|c| c.contested) {
+        out.push(format!(
+            "{} has evidence that may contradict it; read the quotes before relying on it",
+            c.id
+        ));
+    }
+    if !ledger.optional_pending.is_empty() {
+        out.push(format!(
+            "optional constraints {} are not supported",
+            ledger.optional_pending.join(", ")
+        ));
+    }
+    if !ledger.rivals.names.is_empty() && !ledger.rivals.sufficient {
+        out.push(format!(
+            "only {} rival(s) considered ({}); at least {} are recommended before choosing an answer",
+            ledger.rivals.names.len(),
+            ledger.rivals.names.join(", "),
+            ledger.rivals.required
+        ));
+    }
+    if !ledger.disconfirm.queries.is_empty() && !ledger.disconfirm.checked {
+        out.push(
+            "no page from a disconfirm query was read: counter-evidence was not checked"
+                .to_string(),
+        );
+    }
+    out
+}

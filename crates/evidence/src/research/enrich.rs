@@ -1,0 +1,904 @@
+//! Seed 003's `research enrich-fetch`: fetch the original pages of the top
+//! candidates and update the constraint ledger — the `ferret.enrichment.v1`
+//! envelope.
+//!
+//! 1. **Choose** the first `max_results` candidates (default 5) that can be
+//!    evidence, in rank order. A redirect wrapper (Google `/url?q=`, Bing
+//!    `/ck/a`, DuckDuckGo `/l/`) is replaced by its target; a search-result
+//!    page is skipped ([`SkipReason::SerpOrJumpUrl`]); a local-index hit
+//!    (`https://local.invalid/…`) is read from disk when a
+//!    [`LocalDocuments`] reader knows its file, and skipped otherwise.
+//!    Every skipped candidate is listed with its reason.
+//! 2. **Fetch** them concurrently (at most `concurrency` at a time, default
+//!    4) through the adaptive [`Fetcher`] with the run's browser mode
+//!    (default `never` for this step, as in seed 003; `auto` for a whole
+//!    research run).
+//! 3. **Read** each page into the ledger, in rank order: only pages whose
+//!    verdict is readable (`strong_ok` / `weak_ok`) with text, and only
+//!    their fetched title and text. A page found by a disconfirm query is
+//!    marked so. The [`EvidenceScorer`] grades each piece of support; then
+//!    each constraint is cross-validated over the readable pages (and, in
+//!    high-stakes mode, the scores adjusted).
+//! 4. **Annotate**: per candidate, BM25 highlights for the constraints
+//!    ([`crate::highlights::highlights_for_constraints`]); over the run,
+//!    ≤ 80-character citations of every constraint ([`crate::citations`])
+//!    and the gap ledger ([`crate::gaps`]) with the constraints as subjects
+//!    and the plan's rivals as sides.
+//! 5. **Next step** (agbrowse's `buildNextStep`): `browse-candidates` when
+//!    the plan itself needs a browser (Naver, tables / lists / ordinals,
+//!    dynamic state) or the fetch was insufficient (ledger not ready, or a
+//!    candidate unreadable, weak or needing a browser); otherwise
+//!    `finalize-ready`.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use ferret_core::canonical::unwrap_redirect;
+use ferret_core::ledger::{Ledger, PageEvidence, PageOutcome};
+use ferret_core::plan::Plan;
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use super::ResearchError;
+use super::candidates::{NormalizedResults, ResultRow};
+use super::hints::{browse_required, plan_hints};
+use crate::citations::{CitationOptions, CitationReport, bind_citations};
+use crate::evidence_item::{Claim, EvidenceItem, QueryRole, evidence_id};
+use crate::fetch::{
+    BrowserMode, Escalation, EscalationReason, FetchError, FetchOptions, FetchedPage, Fetcher,
+    WarningCode, fetch_from_file,
+};
+use crate::gaps::{GapCheck, GapLedger};
+use crate::highlights::{Highlight, HighlightOptions, highlights_for_constraints};
+use crate::scorer::serp::is_serp_or_jump_url;
+use crate::scorer::{EvidenceScorer, PageSupport, ScoreInput};
+use crate::verify::{Source, Verdict, excerpt};
+
+/// The schema name of [`Enrichment`].
+pub const ENRICHMENT_SCHEMA: &str = "ferret.enrichment.v1";
+/// Candidates fetched by default.
+pub const DEFAULT_MAX_RESULTS: usize = 5;
+/// The most candidates one run may fetch.
+pub const MAX_RESULTS_LIMIT: usize = 50;
+/// Fetches in flight by default.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+/// The most fetches in flight.
+pub const MAX_CONCURRENCY: usize = 16;
+/// Characters of a candidate's [`EnrichedCandidate::text_excerpt`]
+/// (agbrowse's enrichment excerpt).
+pub const TEXT_EXCERPT_CHARS: usize = 800;
+/// Default token budget of a candidate's highlights.
+pub const DEFAULT_HIGHLIGHT_TOKENS: usize = 160;
+/// The host of local-index hit URLs.
+pub const LOCAL_HOST: &str = "local.invalid";
+
+/// Maps a local-index hit URL (`https://local.invalid/<path>`, or a URL
+/// under an indexed root's base URL) to the indexed file behind it — e.g. a
+/// local index's `indexed_path_for_url`. Returning `None` means "not one of
+/// mine": the candidate is skipped, never read from an arbitrary path.
+pub trait LocalDocuments: Send + Sync + fmt::Debug {
+    /// The indexed file behind `url`, if any.
+    fn path_for_url(&self, url: &str) -> Option<PathBuf>;
+}
+
+/// Options of [`enrich_fetch`] (and of the fetch part of a research run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnrichOptions {
+    /// The fetch ladder's browser mode (default `never` for this step).
+    pub browser: BrowserMode,
+    /// Candidates to fetch (1–50, default 5).
+    pub max_results: usize,
+    /// Fetches in flight at once (1–16, default 4).
+    pub concurrency: usize,
+    /// Keep each readable page's full text in
+    /// [`EnrichedCandidate::text`] (default false).
+    pub include_text: bool,
+    /// Token budget of each candidate's highlights (0: none; default 160).
+    pub highlight_tokens: usize,
+    /// Bind ≤ 80-character citations of the constraints (default true).
+    pub citations: bool,
+    /// Build the gap ledger (default true).
+    pub gaps: bool,
+    /// "Now", for freshness and staleness; `None`: the system clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<DateTime<Utc>>,
+}
+
+impl Default for EnrichOptions {
+    fn default() -> Self {
+        EnrichOptions {
+            browser: BrowserMode::Never,
+            max_results: DEFAULT_MAX_RESULTS,
+            concurrency: DEFAULT_CONCURRENCY,
+            include_text: false,
+            highlight_tokens: DEFAULT_HIGHLIGHT_TOKENS,
+            citations: true,
+            gaps: true,
+            now: None,
+        }
+    }
+}
+
+impl EnrichOptions {
+    /// Default options (browser `never`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the browser mode.
+    pub fn with_browser(mut self, mode: BrowserMode) -> Self {
+        self.browser = mode;
+        self
+    }
+
+    /// Sets how many candidates are fetched.
+    pub fn with_max_results(mut self, n: usize) -> Self {
+        self.max_results = n;
+        self
+    }
+
+    /// Sets how many fetches run at once.
+    pub fn with_concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n;
+        self
+    }
+
+    /// Keeps readable pages' full text.
+    pub fn with_text(mut self, include: bool) -> Self {
+        self.include_text = include;
+        self
+    }
+
+    /// Fixes "now".
+    pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), ResearchError> {
+        if !(1..=MAX_RESULTS_LIMIT).contains(&self.max_results) {
+            return Err(ResearchError::InvalidOption {
+                option: "max_results",
+                reason: format!(
+                    "{} is out of range; fetch 1 to {MAX_RESULTS_LIMIT} candidates (default {DEFAULT_MAX_RESULTS})",
+                    self.max_results
+                ),
+            });
+        }
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            return Err(ResearchError::InvalidOption {
+                option: "concurrency",
+                reason: format!(
+                    "{} is out of range; use 1 to {MAX_CONCURRENCY} fetches at once (default {DEFAULT_CONCURRENCY})",
+                    self.concurrency
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// How the pages were fetched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchPolicy {
+    /// The browser mode.
+    pub browser: BrowserMode,
+    /// Candidates fetched at most.
+    pub max_results: usize,
+    /// Fetches in flight at most.
+    pub concurrency: usize,
+}
+
+/// Where a candidate's text was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadFrom {
+    /// Fetched from the web.
+    Web,
+    /// Read from an indexed local file.
+    LocalFile,
+}
+
+/// Why a candidate was not fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipReason {
+    /// A search-result page or a redirect wrapper with no usable target.
+    SerpOrJumpUrl,
+    /// A local-index hit, and no local reader was configured.
+    LocalDocumentWithoutReader,
+    /// A local-index hit the local reader does not know.
+    LocalDocumentNotIndexed,
+}
+
+/// A candidate that was not fetched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedCandidate {
+    /// Its rank.
+    pub rank: u32,
+    /// Its URL.
+    pub url: String,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// One fetched candidate: agbrowse's candidate fields (`rank, url, title,
+/// verdict, ok, source, text_excerpt`) and what the run learned from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnrichedCandidate {
+    /// Its rank among the candidates.
+    pub rank: u32,
+    /// The URL fetched (a redirect wrapper's target).
+    pub url: String,
+    /// Where the fetch ended up.
+    pub final_url: String,
+    /// The search title, else the fetched one (display only).
+    pub title: String,
+    /// The verdict; `"unknown"` when nothing could be judged.
+    #[serde(with = "verdict_or_unknown")]
+    pub verdict: Option<Verdict>,
+    /// `strong_ok` or `weak_ok`.
+    pub ok: bool,
+    /// The ladder step that produced the text; `"unknown"` when none did.
+    #[serde(with = "super::source_or_unknown")]
+    pub source: Option<Source>,
+    /// The first 800 characters of the whitespace-normalised text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_excerpt: Option<String>,
+    /// The fetched page's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetched_title: Option<String>,
+    /// Characters of fetched text.
+    pub text_chars: usize,
+    /// The final HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// A browser rendered the page.
+    pub chrome_used: bool,
+    /// The page needs a browser (an empty JavaScript shell, a challenge the
+    /// browser had to pass, or `browser_required`).
+    pub chrome_required: bool,
+    /// How the fetch ladder escalated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalation: Option<Escalation>,
+    /// Why the fetch failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Web or local file.
+    pub read_from: ReadFrom,
+    /// The redirect wrapper the URL was unwrapped from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unwrapped_from: Option<String>,
+    /// The search snippet (a diagnostic, never evidence).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub snippet: String,
+    /// The publication date (the page's, else the search's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<String>,
+    /// The engines that returned it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<String>,
+    /// The queries that found it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sub_queries: Vec<String>,
+    /// Found by a disconfirm query.
+    pub from_disconfirm: bool,
+    /// Constraints the page supports.
+    pub constraint_ids: Vec<String>,
+    /// Of those, the ones no earlier candidate supported.
+    pub new_constraint_ids: Vec<String>,
+    /// Passages of the text most relevant to the constraints (verbatim).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub highlights: Vec<Highlight>,
+    /// Its id in citations and gaps (`e1`, `e2` … in rank order).
+    pub evidence_id: String,
+    /// The full text, when asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// How long the fetch took.
+    pub elapsed_ms: u64,
+}
+
+impl EnrichedCandidate {
+    /// Whether the fetch was readable and strong (`strong_ok`, no browser
+    /// needed or used) — agbrowse's `isStrongFetch`.
+    pub fn is_strong_fetch(&self) -> bool {
+        self.ok
+            && self.verdict == Some(Verdict::StrongOk)
+            && !self.chrome_required
+            && !self.chrome_used
+    }
+
+    /// Whether the fetch was weak or empty — agbrowse's `isWeakOrEmpty`:
+    /// not ok, a verdict other than `strong_ok`, a page that needs a
+    /// browser, or no text.
+    pub fn is_weak_or_empty(&self) -> bool {
+        !self.ok
+            || self.verdict != Some(Verdict::StrongOk)
+            || self.chrome_required
+            || self
+                .text_excerpt
+                .as_deref()
+                .is_none_or(|t| t.trim().is_empty())
+    }
+}
+
+/// What to do after fetching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NextStepKind {
+    /// Look at the candidates in a browser.
+    BrowseCandidates,
+    /// Answer from the fetched evidence.
+    FinalizeReady,
+}
+
+/// agbrowse's `nextStep`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NextStep {
+    /// What to do.
+    #[serde(rename = "type")]
+    pub kind: NextStepKind,
+    /// Why: `plan-requires-browse-verification`,
+    /// `fetch-insufficient-or-constraints-pending` or
+    /// `all-mandatory-constraints-supported-by-fetched-pages`.
+    pub reason: String,
+}
+
+/// The `ferret.enrichment.v1` envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Enrichment {
+    /// Always [`ENRICHMENT_SCHEMA`].
+    pub schema: String,
+    /// The question.
+    pub query: String,
+    /// How the pages were fetched.
+    pub fetch_policy: FetchPolicy,
+    /// The fetched candidates, in rank order.
+    pub candidates: Vec<EnrichedCandidate>,
+    /// Candidates passed over, with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedCandidate>,
+    /// The constraint ledger after every readable page.
+    pub ledger: Ledger,
+    /// What to do next.
+    pub next_step: NextStep,
+    /// Constraints bound to ≤ 80-character quotes (P3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citations: Option<CitationReport>,
+    /// The gap ledger (P5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<GapLedger>,
+    /// The scorer that graded the evidence.
+    pub scorer: String,
+    /// Things the caller should know.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+mod verdict_or_unknown {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::verify::Verdict;
+
+    pub fn serialize<S: Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(verdict) => verdict.serialize(s),
+            None => s.serialize_str("unknown"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Verdict>, D::Error> {
+        let raw = String::deserialize(d)?;
+        if raw == "unknown" {
+            return Ok(None);
+        }
+        raw.parse().map(Some).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Where a chosen candidate is read from.
+enum Target {
+    Web(String),
+    Local(PathBuf),
+}
+
+/// A candidate chosen for fetching.
+struct Chosen {
+    row: ResultRow,
+    target: Target,
+    unwrapped_from: Option<String>,
+}
+
+/// A chosen candidate and how its read went.
+struct Fetched {
+    row: ResultRow,
+    url: String,
+    unwrapped_from: Option<String>,
+    read_from: ReadFrom,
+    result: Result<FetchedPage, FetchError>,
+    elapsed_ms: u64,
+}
+
+/// The parts a run enriches with.
+pub(crate) struct Enricher<'a> {
+    pub(crate) fetcher: &'a Fetcher,
+    pub(crate) scorer: &'a dyn EvidenceScorer,
+    pub(crate) local: Option<&'a Arc<dyn LocalDocuments>>,
+}
+
+fn is_local(url: &str) -> bool {
+    Url::parse(url).is_ok_and(|u| u.host_str() == Some(LOCAL_HOST))
+}
+
+impl Enricher<'_> {
+    /// Picks the candidates to fetch (see the module docs, step 1).
+    fn choose(
+        &self,
+        results: &NormalizedResults,
+        max: usize,
+    ) -> (Vec<Chosen>, Vec<SkippedCandidate>) {
+        let mut chosen = Vec::new();
+        let mut skipped = Vec::new();
+        for row in &results.results {
+            if chosen.len() >= max {
+                break;
+            }
+            let (url, unwrapped_from) = match unwrap_redirect(&row.url) {
+                Some(target) => (target, Some(row.url.clone())),
+                None => (row.url.clone(), None),
+            };
+            let skip = |reason| SkippedCandidate {
+                rank: row.rank,
+                url: row.url.clone(),
+                reason,
+            };
+            if is_local(&url) {
+                match self.local {
+                    None => skipped.push(skip(SkipReason::LocalDocumentWithoutReader)),
+                    Some(reader) => match reader.path_for_url(&url) {
+                        Some(path) => chosen.push(Chosen {
+                            row: row.clone(),
+                            target: Target::Local(path),
+                            unwrapped_from,
+                        }),
+                        None => skipped.push(skip(SkipReason::LocalDocumentNotIndexed)),
+                    },
+                }
+                continue;
+            }
+            if is_serp_or_jump_url(&url) {
+                skipped.push(skip(SkipReason::SerpOrJumpUrl));
+                continue;
+            }
+            chosen.push(Chosen {
+                row: row.clone(),
+                target: Target::Web(url),
+                unwrapped_from,
+            });
+        }
+        (chosen, skipped)
+    }
+
+    pub(crate) async fn enrich(
+        &self,
+        plan: &Plan,
+        results: &NormalizedResults,
+        options: &EnrichOptions,
+    ) -> Result<Enrichment, ResearchError> {
+        options.validate()?;
+        let now = options.now.unwrap_or_else(Utc::now);
+        let mut warnings = Vec::new();
+        let (chosen, skipped) = self.choose(results, options.max_results);
+        if results.results.is_empty() {
+            warnings.push(
+                "no URL candidates to fetch; nothing can support the constraints".to_string(),
+            );
+        }
+        for s in &skipped {
+            warnings.push(format!(
+                "candidate {} ({}) skipped: {}",
+                s.rank,
+                s.url,
+                serde_json::to_value(s.reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ));
+        }
+
+        let fetch_options = FetchOptions {
+            markdown: false,
+            browser: Some(options.browser),
+            ..FetchOptions::default()
+        };
+        let fetched: Vec<Fetched> = futures::stream::iter(chosen)
+            .map(
+                |Chosen {
+                     row,
+                     target,
+                     unwrapped_from,
+                 }| {
+                    let fetch_options = fetch_options.clone();
+                    async move {
+                        let started = std::time::Instant::now();
+                        let (url, read_from, result) = match target {
+                            Target::Web(url) => {
+                                let result = self.fetcher.fetch(&url, &fetch_options).await;
+                                (url, ReadFrom::Web, result)
+                            }
+                            Target::Local(path) => {
+                                let url = row.url.clone();
+                                let page_url = url.clone();
+                                let local_options = fetch_options.clone();
+                                let result = tokio::task::spawn_blocking(move || {
+                                    fetch_from_file(&path, Some(&page_url), &local_options)
+                                })
+                                .await
+                                .unwrap_or_else(|e| {
+                                    Err(FetchError::File {
+                                        path: PathBuf::new(),
+                                        detail: format!("the local read did not finish: {e}"),
+                                    })
+                                });
+                                (url, ReadFrom::LocalFile, result)
+                            }
+                        };
+                        Fetched {
+                            row,
+                            url,
+                            unwrapped_from,
+                            read_from,
+                            result,
+                            elapsed_ms: u64::try_from(started.elapsed().as_millis())
+                                .unwrap_or(u64::MAX),
+                        }
+                    }
+                },
+            )
+            .buffered(options.concurrency)
+            .collect()
+            .await;
+
+        let mut ledger = Ledger::new(plan);
+        let disconfirm_queries = ledger.disconfirm.queries.clone();
+        let mut candidates = Vec::with_capacity(fetched.len());
+        let mut pages: Vec<Option<FetchedPage>> = Vec::with_capacity(fetched.len());
+        for (index, item) in fetched.into_iter().enumerate() {
+            let from_disconfirm = item.row.sub_queries.iter().any(|q| {
+                disconfirm_queries
+                    .iter()
+                    .any(|d| d.eq_ignore_ascii_case(q.trim()))
+            });
+            let (page, failure) = match item.result {
+                Ok(page) => (Some(page), None),
+                Err(e) => {
+                    let failure = Failure {
+                        message: e.to_string(),
+                        verdict: e.verdict(),
+                        needs_browser: matches!(e, FetchError::BrowserUnavailable { .. }),
+                    };
+                    (e.page().cloned(), Some(failure))
+                }
+            };
+            let mut candidate = candidate_record(
+                &item.row,
+                page.as_ref(),
+                failure,
+                index,
+                options.include_text,
+            );
+            candidate.url = item.url;
+            candidate.unwrapped_from = item.unwrapped_from;
+            candidate.read_from = item.read_from;
+            candidate.from_disconfirm = from_disconfirm;
+            candidate.elapsed_ms = item.elapsed_ms;
+            if let Some(page) = page.as_ref().filter(|p| p.ok && !p.text.trim().is_empty()) {
+                let outcome = self.read_into_ledger(&mut ledger, page, &item.row, &candidate, now);
+                candidate.constraint_ids = outcome.supported;
+                candidate.new_constraint_ids = outcome.newly_supported;
+                if options.highlight_tokens > 0 {
+                    let texts: Vec<&str> =
+                        ledger.constraints.iter().map(|c| c.text.as_str()).collect();
+                    let hl =
+                        HighlightOptions::default().with_budget_tokens(options.highlight_tokens);
+                    candidate.highlights =
+                        highlights_for_constraints(&page.text, &texts, &hl).highlights;
+                }
+            }
+            candidates.push(candidate);
+            pages.push(page);
+        }
+        self.cross_validate(&mut ledger, &candidates);
+
+        let (citations, gaps) = annotate(plan, &candidates, &pages, options, now, &mut warnings);
+        let next_step = next_step(plan, &candidates, &ledger);
+        Ok(Enrichment {
+            schema: ENRICHMENT_SCHEMA.to_string(),
+            query: plan.query.clone(),
+            fetch_policy: FetchPolicy {
+                browser: options.browser,
+                max_results: options.max_results,
+                concurrency: options.concurrency,
+            },
+            candidates,
+            skipped,
+            ledger,
+            next_step,
+            citations,
+            gaps,
+            scorer: self.scorer.name().to_string(),
+            warnings,
+        })
+    }
+
+    fn read_into_ledger(
+        &self,
+        ledger: &mut Ledger,
+        page: &FetchedPage,
+        row: &ResultRow,
+        candidate: &EnrichedCandidate,
+        now: DateTime<Utc>,
+    ) -> PageOutcome {
+        let url = candidate.final_url.as_str();
+        let title = page.title.as_deref().unwrap_or("");
+        let published = page
+            .published_at
+            .as_deref()
+            .or(page.modified_at.as_deref())
+            .or(row.published_at.as_deref());
+        let evidence = PageEvidence {
+            url,
+            title,
+            text: &page.text,
+            source: page.source.as_str(),
+            rank: Some(candidate.rank),
+            from_disconfirm: candidate.from_disconfirm,
+        };
+        let scorer = self.scorer;
+        ledger.add_page_scored(&evidence, &mut |request| {
+            Some(scorer.score(&ScoreInput {
+                constraint_id: &request.constraint.id,
+                constraint_text: &request.constraint.text,
+                terms: &request.constraint.terms,
+                matched_terms: &request.support.matched_terms,
+                passage: &request.quote.text,
+                url,
+                title,
+                text: &page.text,
+                published_at: published,
+                original_score: row.score,
+                now,
+            }))
+        })
+    }
+
+    /// Cross-validates every constraint over the readable pages and lets
+    /// the scorer adjust its scores.
+    fn cross_validate(&self, ledger: &mut Ledger, candidates: &[EnrichedCandidate]) {
+        let readable: Vec<&str> = candidates
+            .iter()
+            .filter(|c| c.ok && c.text_chars > 0)
+            .map(|c| c.final_url.as_str())
+            .collect();
+        for constraint in &mut ledger.constraints {
+            let pages: Vec<PageSupport<'_>> = readable
+                .iter()
+                .map(|url| PageSupport {
+                    url,
+                    supports: constraint.evidence.iter().any(|e| e.url == *url),
+                })
+                .collect();
+            let Some(cross) = self.scorer.cross_validate(constraint, &pages) else {
+                continue;
+            };
+            let mut best: Option<f64> = None;
+            for e in &mut constraint.evidence {
+                if let Some(score) = &mut e.score {
+                    self.scorer.adjust(score, &e.url, &cross);
+                    best = Some(best.map_or(score.score, |b: f64| b.max(score.score)));
+                }
+            }
+            if best.is_some() {
+                constraint.best_score = best;
+            }
+            constraint.cross_validation = Some(cross);
+        }
+    }
+}
+
+/// A fetch that failed.
+struct Failure {
+    message: String,
+    verdict: Verdict,
+    needs_browser: bool,
+}
+
+/// The candidate's record before the ledger has read it.
+fn candidate_record(
+    row: &ResultRow,
+    page: Option<&FetchedPage>,
+    failure: Option<Failure>,
+    index: usize,
+    include_text: bool,
+) -> EnrichedCandidate {
+    let escalation = page.and_then(|p| p.escalation.clone());
+    let chrome_required = page.is_some_and(|p| {
+        p.verdict == Verdict::BrowserRequired
+            || p.has_warning(WarningCode::BrowserUnavailable)
+            || p.escalation.as_ref().is_some_and(|e| {
+                matches!(
+                    e.reason,
+                    EscalationReason::JsShell | EscalationReason::Challenge
+                ) && matches!(e.to, Source::Browser | Source::BrowserUser)
+            })
+    }) || failure.as_ref().is_some_and(|f| f.needs_browser);
+    let verdict = page
+        .map(|p| p.verdict)
+        .or(failure.as_ref().map(|f| f.verdict));
+    let readable_text = page.filter(|p| p.ok).map(|p| p.text.as_str()).unwrap_or("");
+    let fetched_title = page
+        .and_then(|p| p.title.clone())
+        .filter(|t| !t.trim().is_empty());
+    EnrichedCandidate {
+        rank: row.rank,
+        url: row.url.clone(),
+        final_url: page
+            .map(|p| {
+                if p.final_url.is_empty() {
+                    p.url.clone()
+                } else {
+                    p.final_url.clone()
+                }
+            })
+            .unwrap_or_else(|| row.url.clone()),
+        title: if row.title.trim().is_empty() {
+            fetched_title.clone().unwrap_or_default()
+        } else {
+            row.title.clone()
+        },
+        verdict,
+        ok: page.is_some_and(|p| p.ok),
+        source: page.map(|p| p.source),
+        text_excerpt: page
+            .map(|p| excerpt(&p.text, TEXT_EXCERPT_CHARS))
+            .filter(|t| !t.is_empty()),
+        fetched_title,
+        text_chars: readable_text.chars().count(),
+        status: page.and_then(|p| p.status),
+        chrome_used: page.is_some_and(|p| p.chrome_used),
+        chrome_required,
+        escalation,
+        error: failure.map(|f| f.message),
+        read_from: ReadFrom::Web,
+        unwrapped_from: None,
+        snippet: row.snippet.clone(),
+        published_at: page
+            .and_then(|p| p.published_at.clone().or_else(|| p.modified_at.clone()))
+            .or_else(|| row.published_at.clone()),
+        engines: row.engines.clone(),
+        sub_queries: row.sub_queries.clone(),
+        from_disconfirm: false,
+        constraint_ids: Vec::new(),
+        new_constraint_ids: Vec::new(),
+        highlights: Vec::new(),
+        evidence_id: evidence_id(index + 1),
+        text: (include_text && !readable_text.is_empty()).then(|| readable_text.to_string()),
+        elapsed_ms: 0,
+    }
+}
+
+/// Citations and gaps over the run's evidence items (failures become
+/// warnings: they are annotations, not the decision).
+fn annotate(
+    plan: &Plan,
+    candidates: &[EnrichedCandidate],
+    pages: &[Option<FetchedPage>],
+    options: &EnrichOptions,
+    now: DateTime<Utc>,
+    warnings: &mut Vec<String>,
+) -> (Option<CitationReport>, Option<GapLedger>) {
+    if !options.citations && !options.gaps {
+        return (None, None);
+    }
+    let mut items = Vec::with_capacity(candidates.len());
+    for (candidate, page) in candidates.iter().zip(pages) {
+        let built = match page {
+            Some(p) if p.ok => EvidenceItem::from_page(candidate.evidence_id.clone(), p),
+            _ => EvidenceItem::new(candidate.evidence_id.clone(), candidate.url.clone())
+                .map(|i| i.with_title(candidate.title.clone())),
+        };
+        match built {
+            Ok(item) => {
+                let role = if candidate.from_disconfirm {
+                    QueryRole::Counter
+                } else {
+                    QueryRole::Direct
+                };
+                items.push(item.with_rank(candidate.rank).with_role(role));
+            }
+            Err(e) => warnings.push(format!(
+                "candidate {} left out of citations and gaps: {e}",
+                candidate.rank
+            )),
+        }
+    }
+    let claims: Vec<Claim> = plan
+        .constraints
+        .iter()
+        .map(|c| Claim::new(c.id.clone(), c.text.clone()))
+        .collect();
+    let citations = if options.citations {
+        match bind_citations(&claims, &items, &CitationOptions::default()) {
+            Ok(report) => Some(report),
+            Err(e) => {
+                warnings.push(format!("citations not bound: {e}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let gaps = if options.gaps {
+        match GapCheck::new(&plan.query, &claims, &items)
+            .with_sides(plan.rivals.iter().cloned())
+            .run(now)
+        {
+            Ok(ledger) => Some(ledger),
+            Err(e) => {
+                warnings.push(format!("gap ledger not built: {e}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    (citations, gaps)
+}
+
+/// agbrowse's `buildNextStep`.
+fn next_step(plan: &Plan, candidates: &[EnrichedCandidate], ledger: &Ledger) -> NextStep {
+    let plan_requires = browse_required(&plan_hints(plan));
+    let fetch_insufficient = !ledger.ready
+        || candidates
+            .iter()
+            .any(|c| !c.ok || c.verdict != Some(Verdict::StrongOk) || c.chrome_required);
+    if plan_requires || fetch_insufficient {
+        NextStep {
+            kind: NextStepKind::BrowseCandidates,
+            reason: if plan_requires {
+                "plan-requires-browse-verification"
+            } else {
+                "fetch-insufficient-or-constraints-pending"
+            }
+            .to_string(),
+        }
+    } else {
+        NextStep {
+            kind: NextStepKind::FinalizeReady,
+            reason: "all-mandatory-constraints-supported-by-fetched-pages".to_string(),
+        }
+    }
+}
+
+/// Seed 003's `research enrich-fetch` with the default scorer and no local
+/// reader: fetch the top candidates of `results` with `fetcher` and build
+/// the ledger for `plan`. See the module docs.
+pub async fn enrich_fetch(
+    fetcher: &Fetcher,
+    plan: &Plan,
+    results: &NormalizedResults,
+    options: &EnrichOptions,
+) -> Result<Enrichment, ResearchError> {
+    let scorer = crate::scorer::SelectionAbsorption::new();
+    Enricher {
+        fetcher,
+        scorer: &scorer,
+        local: None,
+    }
+    .enrich(plan, results, options)
+    .await
+}

@@ -1,0 +1,631 @@
+//! The research loop (seed 003, agbrowse's `search` and `research`): given
+//! a question, not just links but a decision about the evidence — what
+//! fetched original pages support, what is still missing, and what to do
+//! next. The `ferret.research.v1` envelope ([`ResearchReport`]).
+//!
+//! ```text
+//! question ─► plan ─► search (engines, or the caller's rows) ─► enrich: fetch top candidates
+//!          ─► ledger (fetched text only) ─► browse plan ─► deep escalation (only if not ready)
+//!          ─► evidence_status: sufficient | partial | browse-needed | insufficient
+//! ```
+//!
+//! Each step is also callable on its own, reading and writing the same
+//! JSON, as seed 003's research subcommands are — so a host can run any
+//! step itself:
+//!
+//! | step | function | in → out |
+//! |---|---|---|
+//! | `plan` | [`plan`] / [`Research::plan`] | question → `ferret.plan.v1` |
+//! | `normalize-results` | [`normalize_results`] | rows JSON (+ backend label) → `ferret.results.v1` |
+//! | `enrich-fetch` | [`enrich_fetch`] / [`Research::enrich`] | plan + results → `ferret.enrichment.v1` (browser `never` by default) |
+//! | `browse-plan` | [`browse_plan`] | plan + enrichment → `ferret.browse-plan.v1` |
+//! | decision | [`decide`] | ledger + deep + browse plan → [`EvidenceStatus`] |
+//!
+//! [`Research::run`] chains them: plan with the searcher's planner; search
+//! the question and the plan's focused queries (discovery, verification,
+//! disconfirm …) with the [`Searcher`]; fetch the top `max_results`
+//! (default 5) candidates concurrently with the run's browser mode
+//! (default `auto`); build the ledger; plan browser work; run deep
+//! escalation only when the ledger is not ready and `deep` is on; decide.
+//! [`Research::run_with_results`] does the same from the caller's rows
+//! (`--stdin-results`), searching nothing.
+//!
+//! In the report, `enrichment.candidates` carries agbrowse's candidate
+//! fields (`rank, url, title, verdict, ok, source, text_excerpt`) and more;
+//! `enrichment.ledger` is the full ledger with quotes, top-level `ledger`
+//! its summary; `escalation` holds up to three browse actions (seed 003),
+//! `browse_plan` all of them (≤ 5); `deep` is `null` unless deep
+//! escalation ran.
+
+pub mod browse;
+pub mod candidates;
+pub mod decision;
+pub mod deep;
+pub mod enrich;
+pub mod hints;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use ferret_core::ledger::LedgerSummary;
+use ferret_core::plan::{HeuristicPlanner, Plan, PlanError, PlanOptions};
+use ferret_core::response::{DroppedRow, EngineReport};
+use ferret_core::search::{SearchError, SearchOptions, Searcher};
+use serde::{Deserialize, Serialize};
+
+use crate::fetch::{BrowserMode, Fetcher};
+use crate::scorer::{EvidenceScorer, SelectionAbsorption};
+
+pub use browse::{
+    BROWSE_PLAN_SCHEMA, BrowseAction, BrowsePlan, BrowsePlanOptions, BrowseReason, BrowseSummary,
+    BrowseVerify, DEFAULT_MAX_ACTIONS, Priority, browse_plan,
+};
+pub use candidates::{NormalizedResults, RESULTS_SCHEMA, ResultRow, normalize_results};
+pub use decision::{EvidenceStatus, caveats, decide};
+pub use deep::{DeepEscalation, DeepResult, deep_prompt};
+pub use enrich::{
+    DEFAULT_CONCURRENCY, DEFAULT_MAX_RESULTS, ENRICHMENT_SCHEMA, EnrichOptions, EnrichedCandidate,
+    Enrichment, FetchPolicy, LocalDocuments, NextStep, NextStepKind, ReadFrom, SkipReason,
+    SkippedCandidate, enrich_fetch,
+};
+pub use hints::SourceHint;
+
+/// The schema name of [`ResearchReport`].
+pub const RESEARCH_SCHEMA: &str = "ferret.research.v1";
+/// Browse actions in the report's `escalation` (seed 003: up to three).
+pub const ESCALATION_ACTIONS: usize = 3;
+
+/// Why a research run (or step) could not run. Fetch failures are never
+/// errors: they are verdicts on candidates.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResearchError {
+    /// The question could not be planned.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The search could not run (a bad search option, an unknown engine).
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// An option is out of range or cannot be honoured.
+    #[error("invalid research option {option}: {reason}")]
+    InvalidOption {
+        /// The option.
+        option: &'static str,
+        /// What is wrong and what to do.
+        reason: String,
+    },
+    /// An input document does not fit its schema.
+    #[error("invalid {what}: {reason}")]
+    InvalidInput {
+        /// Which input.
+        what: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// [`Research::run`] was called without a searcher.
+    #[error(
+        "no searcher to find candidates with: build the research with Research::builder(..).searcher(..), or pass result rows with run_with_results"
+    )]
+    NoSearcher,
+}
+
+/// Seed 003's `research plan`: the question rewritten into constraints,
+/// focused queries (with a disconfirm query when it has a claim), an
+/// anchor and rivals, with the heuristic planner.
+pub fn plan(question: &str) -> Result<Plan, ResearchError> {
+    plan_with(question, &PlanOptions::default())
+}
+
+/// [`plan`] with planning options (e.g. a fixed "now").
+pub fn plan_with(question: &str, options: &PlanOptions) -> Result<Plan, ResearchError> {
+    Ok(HeuristicPlanner::new().plan_sync(question, options)?)
+}
+
+/// Options of a research run.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ResearchOptions {
+    /// The fetch ladder's browser mode (default `auto`).
+    pub browser: BrowserMode,
+    /// Candidates to fetch (1–50, default 5).
+    pub max_results: usize,
+    /// Fetches in flight (1–16, default 4).
+    pub concurrency: usize,
+    /// Run deep escalation when the ledger is not ready (needs
+    /// [`ResearchBuilder::deep`]).
+    pub deep: bool,
+    /// Keep readable pages' full text in the candidates.
+    pub include_text: bool,
+    /// Token budget of each candidate's highlights (0: none).
+    pub highlight_tokens: usize,
+    /// Bind citations.
+    pub citations: bool,
+    /// Build the gap ledger.
+    pub gaps: bool,
+    /// The most browse actions (default 5).
+    pub max_actions: usize,
+    /// "Now", for planning, freshness and staleness.
+    pub now: Option<DateTime<Utc>>,
+    /// Options of the search step (engines, mode, deadline, goggle …); its
+    /// sub-queries are set by the run.
+    pub search: SearchOptions,
+}
+
+impl Default for ResearchOptions {
+    fn default() -> Self {
+        let enrich = EnrichOptions::default();
+        ResearchOptions {
+            browser: BrowserMode::Auto,
+            max_results: enrich.max_results,
+            concurrency: enrich.concurrency,
+            deep: false,
+            include_text: false,
+            highlight_tokens: enrich.highlight_tokens,
+            citations: true,
+            gaps: true,
+            max_actions: DEFAULT_MAX_ACTIONS,
+            now: None,
+            search: SearchOptions::default(),
+        }
+    }
+}
+
+impl ResearchOptions {
+    /// Default options (browser `auto`, 5 candidates, no deep escalation).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the browser mode.
+    pub fn with_browser(mut self, mode: BrowserMode) -> Self {
+        self.browser = mode;
+        self
+    }
+
+    /// Sets how many candidates are fetched.
+    pub fn with_max_results(mut self, n: usize) -> Self {
+        self.max_results = n;
+        self
+    }
+
+    /// Sets how many fetches run at once.
+    pub fn with_concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n;
+        self
+    }
+
+    /// Turns deep escalation on or off.
+    pub fn with_deep(mut self, on: bool) -> Self {
+        self.deep = on;
+        self
+    }
+
+    /// Keeps readable pages' full text.
+    pub fn with_text(mut self, include: bool) -> Self {
+        self.include_text = include;
+        self
+    }
+
+    /// Fixes "now".
+    pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// Sets the search step's options.
+    pub fn with_search(mut self, search: SearchOptions) -> Self {
+        self.search = search;
+        self
+    }
+
+    /// The enrich-fetch options of this run.
+    pub fn enrich_options(&self) -> EnrichOptions {
+        EnrichOptions {
+            browser: self.browser,
+            max_results: self.max_results,
+            concurrency: self.concurrency,
+            include_text: self.include_text,
+            highlight_tokens: self.highlight_tokens,
+            citations: self.citations,
+            gaps: self.gaps,
+            now: self.now,
+        }
+    }
+}
+
+/// How the candidates were found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchSummary {
+    /// `ferret-search`, or the rows' backend label (`rows` by default).
+    pub backend: String,
+    /// The queries sent to the engines (empty for rows).
+    pub sub_queries: Vec<String>,
+    /// One report per engine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<EngineReport>,
+    /// Candidates found.
+    pub results: usize,
+    /// Rows that were not used, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<DroppedRow>,
+    /// Things the caller should know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Time spent searching.
+    pub elapsed_ms: u64,
+}
+
+/// The report's `escalation`: seed 003's `{needed, actions (≤ 3)}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrowseEscalation {
+    /// Browser work is planned.
+    pub needed: bool,
+    /// The most urgent actions (at most three).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<BrowseAction>,
+    /// Actions planned in all (see `browse_plan`).
+    pub total_actions: usize,
+    /// Every reason among the planned actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<BrowseReason>,
+}
+
+impl BrowseEscalation {
+    /// The escalation section of `plan`.
+    pub fn from_plan(plan: &BrowsePlan) -> Self {
+        BrowseEscalation {
+            needed: plan.needs_browse,
+            actions: plan
+                .actions
+                .iter()
+                .take(ESCALATION_ACTIONS)
+                .cloned()
+                .collect(),
+            total_actions: plan.actions.len(),
+            reasons: plan.summary.reasons.clone(),
+        }
+    }
+}
+
+/// The `ferret.research.v1` envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResearchReport {
+    /// Always [`RESEARCH_SCHEMA`].
+    pub schema: String,
+    /// The question.
+    pub query: String,
+    /// The plan (`ferret.plan.v1`).
+    pub plan: Plan,
+    /// How the candidates were found.
+    pub search: SearchSummary,
+    /// The fetched candidates, the full ledger, citations, gaps.
+    pub enrichment: Enrichment,
+    /// The ledger in brief.
+    pub ledger: LedgerSummary,
+    /// Browser work (up to three actions).
+    pub escalation: BrowseEscalation,
+    /// Every planned browser action (up to five).
+    pub browse_plan: BrowsePlan,
+    /// Deep escalation, when it ran.
+    pub deep: Option<DeepResult>,
+    /// The decision.
+    pub evidence_status: EvidenceStatus,
+    /// What the agent should do.
+    pub agent_action: String,
+    /// What an answer must disclose.
+    #[serde(default)]
+    pub caveats: Vec<String>,
+    /// Wall time of the run.
+    pub elapsed_ms: u64,
+}
+
+/// Runs research: a fetcher, optionally a searcher, a scorer, a local
+/// reader and deep escalation. Cheap to clone.
+#[derive(Clone)]
+pub struct Research {
+    searcher: Option<Searcher>,
+    fetcher: Fetcher,
+    scorer: Arc<dyn EvidenceScorer>,
+    local: Option<Arc<dyn LocalDocuments>>,
+    deep: Option<DeepEscalation>,
+}
+
+impl fmt::Debug for Research {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Research")
+            .field("searcher", &self.searcher.is_some())
+            .field("fetcher", &self.fetcher)
+            .field("scorer", &self.scorer.name())
+            .field("local", &self.local.is_some())
+            .field("deep", &self.deep.as_ref().map(DeepEscalation::vendor))
+            .finish()
+    }
+}
+
+/// Builds a [`Research`].
+#[derive(Clone)]
+pub struct ResearchBuilder {
+    inner: Research,
+}
+
+impl fmt::Debug for ResearchBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl ResearchBuilder {
+    /// The searcher that finds candidates (e.g. `Ferret::searcher()`).
+    pub fn searcher(mut self, searcher: Searcher) -> Self {
+        self.inner.searcher = Some(searcher);
+        self
+    }
+
+    /// The evidence scorer (default [`SelectionAbsorption`]).
+    pub fn scorer(mut self, scorer: Arc<dyn EvidenceScorer>) -> Self {
+        self.inner.scorer = scorer;
+        self
+    }
+
+    /// Reads local-index hits from their indexed files.
+    pub fn local_documents(mut self, local: Arc<dyn LocalDocuments>) -> Self {
+        self.inner.local = Some(local);
+        self
+    }
+
+    /// Deep escalation (used when a run asks for it and the ledger is not
+    /// ready).
+    pub fn deep(mut self, deep: DeepEscalation) -> Self {
+        self.inner.deep = Some(deep);
+        self
+    }
+
+    /// The research runner.
+    pub fn build(self) -> Research {
+        self.inner
+    }
+}
+
+fn elapsed_ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Research {
+    /// A builder around `fetcher` (its guard and browser runtime are the
+    /// run's): no searcher, the default scorer, no local reader, no deep
+    /// escalation.
+    pub fn builder(fetcher: Fetcher) -> ResearchBuilder {
+        ResearchBuilder {
+            inner: Research {
+                searcher: None,
+                fetcher,
+                scorer: Arc::new(SelectionAbsorption::new()),
+                local: None,
+                deep: None,
+            },
+        }
+    }
+
+    /// The fetcher.
+    pub fn fetcher(&self) -> &Fetcher {
+        &self.fetcher
+    }
+
+    /// The scorer.
+    pub fn scorer(&self) -> &Arc<dyn EvidenceScorer> {
+        &self.scorer
+    }
+
+    /// Plans `question`: with the searcher's planner (and the search
+    /// options' overrides) when there is a searcher, else the heuristic
+    /// planner.
+    pub async fn plan(
+        &self,
+        question: &str,
+        options: &ResearchOptions,
+    ) -> Result<Plan, ResearchError> {
+        let mut search = options.search.clone();
+        search.sub_queries = None;
+        if let Some(now) = options.now {
+            search = search.with_now(now);
+        }
+        match &self.searcher {
+            Some(searcher) => Ok(searcher.plan(question, &search).await?),
+            None => {
+                let mut plan_options = PlanOptions::new();
+                if let Some(now) = options.now {
+                    plan_options = plan_options.with_now(now);
+                }
+                if let Some(intent) = options.search.intent {
+                    plan_options = plan_options.with_intent(intent);
+                }
+                plan_with(question, &plan_options)
+            }
+        }
+    }
+
+    /// The queries a run sends: the question, then the plan's focused
+    /// queries (discovery, verification, disconfirm …), without repeats.
+    pub fn search_queries(plan: &Plan) -> Vec<String> {
+        let mut out: Vec<String> = vec![plan.query.clone()];
+        for q in &plan.focused_queries {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&q.text)) {
+                out.push(q.text.clone());
+            }
+        }
+        out
+    }
+
+    /// Searches for candidates with the searcher (see
+    /// [`Self::search_queries`]).
+    pub async fn search(
+        &self,
+        plan: &Plan,
+        options: &ResearchOptions,
+    ) -> Result<(NormalizedResults, SearchSummary), ResearchError> {
+        let searcher = self.searcher.as_ref().ok_or(ResearchError::NoSearcher)?;
+        let started = Instant::now();
+        let queries = Self::search_queries(plan);
+        let mut search = options.search.clone().with_sub_queries(queries.clone());
+        if let Some(now) = options.now {
+            search = search.with_now(now);
+        }
+        let response = searcher.search(&plan.query, &search).await?;
+        let results = NormalizedResults::from_search(&response);
+        let summary = SearchSummary {
+            backend: "ferret-search".to_string(),
+            sub_queries: response.sub_queries.clone(),
+            engines: response.engines.clone(),
+            results: results.results.len(),
+            dropped: response.dropped.clone(),
+            warnings: response.warnings.clone(),
+            elapsed_ms: elapsed_ms(started),
+        };
+        Ok((results, summary))
+    }
+
+    /// Seed 003's `research enrich-fetch` with this runner's fetcher,
+    /// scorer and local reader.
+    pub async fn enrich(
+        &self,
+        plan: &Plan,
+        results: &NormalizedResults,
+        options: &EnrichOptions,
+    ) -> Result<Enrichment, ResearchError> {
+        enrich::Enricher {
+            fetcher: &self.fetcher,
+            scorer: self.scorer.as_ref(),
+            local: self.local.as_ref(),
+        }
+        .enrich(plan, results, options)
+        .await
+    }
+
+    /// Deep escalation for `enrichment`: `None` when none is configured or
+    /// the ledger is ready (it never runs then).
+    pub async fn deep(&self, plan: &Plan, enrichment: &Enrichment) -> Option<DeepResult> {
+        if enrichment.ledger.ready {
+            return None;
+        }
+        Some(self.deep.as_ref()?.run(plan, enrichment).await)
+    }
+
+    fn check(&self, options: &ResearchOptions) -> Result<(), ResearchError> {
+        options.enrich_options().validate()?;
+        if options.deep && self.deep.is_none() {
+            return Err(ResearchError::InvalidOption {
+                option: "deep",
+                reason: "deep escalation was asked for but no chat client is configured; build with Research::builder(..).deep(DeepEscalation::new(client, vendor))".to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The whole loop: plan, search, enrich, browse plan, deep escalation
+    /// (only when asked and the ledger is not ready), decision.
+    pub async fn run(
+        &self,
+        question: &str,
+        options: &ResearchOptions,
+    ) -> Result<ResearchReport, ResearchError> {
+        let started = Instant::now();
+        self.check(options)?;
+        if self.searcher.is_none() {
+            return Err(ResearchError::NoSearcher);
+        }
+        let plan = self.plan(question, options).await?;
+        let (results, summary) = self.search(&plan, options).await?;
+        self.finish(plan, results, summary, options, started).await
+    }
+
+    /// The loop over the caller's candidates (`--stdin-results`): nothing
+    /// is searched.
+    pub async fn run_with_results(
+        &self,
+        question: &str,
+        results: NormalizedResults,
+        options: &ResearchOptions,
+    ) -> Result<ResearchReport, ResearchError> {
+        let started = Instant::now();
+        self.check(options)?;
+        let plan = self.plan(question, options).await?;
+        let summary = SearchSummary {
+            backend: results
+                .backend
+                .clone()
+                .unwrap_or_else(|| ferret_core::rows::ROWS_ENGINE.to_string()),
+            sub_queries: Vec::new(),
+            engines: Vec::new(),
+            results: results.results.len(),
+            dropped: results.dropped.clone(),
+            warnings: results.warnings.clone(),
+            elapsed_ms: 0,
+        };
+        self.finish(plan, results, summary, options, started).await
+    }
+
+    async fn finish(
+        &self,
+        plan: Plan,
+        results: NormalizedResults,
+        search: SearchSummary,
+        options: &ResearchOptions,
+        started: Instant,
+    ) -> Result<ResearchReport, ResearchError> {
+        let enrichment = self
+            .enrich(&plan, &results, &options.enrich_options())
+            .await?;
+        let browse = browse_plan(
+            &plan,
+            &enrichment,
+            &BrowsePlanOptions {
+                max_actions: options.max_actions,
+            },
+        );
+        let deep = if options.deep {
+            self.deep(&plan, &enrichment).await
+        } else {
+            None
+        };
+        let status = decide(&enrichment.ledger, deep.as_ref(), &browse);
+        let caveats = caveats(&enrichment.ledger, deep.as_ref(), status);
+        Ok(ResearchReport {
+            schema: RESEARCH_SCHEMA.to_string(),
+            query: plan.query.clone(),
+            ledger: enrichment.ledger.summary(),
+            escalation: BrowseEscalation::from_plan(&browse),
+            browse_plan: browse,
+            deep,
+            evidence_status: status,
+            agent_action: status.agent_action().to_string(),
+            caveats,
+            elapsed_ms: elapsed_ms(started),
+            plan,
+            search,
+            enrichment,
+        })
+    }
+}
+
+pub(crate) mod source_or_unknown {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::verify::Source;
+
+    pub fn serialize<S: Serializer>(v: &Option<Source>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(src) => src.serialize(s),
+            None => s.serialize_str("unknown"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Source>, D::Error> {
+        let raw = String::deserialize(d)?;
+        if raw == "unknown" {
+            return Ok(None);
+        }
+        Source::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&raw)).map(Some)
+    }
+}

@@ -1,0 +1,92 @@
+//! Evidence scorers: how good a piece of fetched evidence is for the
+//! constraint it supports.
+//!
+//! Support itself is decided by the constraint ledger's term rule
+//! ([`ferret_core::ledger`]); a scorer only *grades* each piece of support
+//! and says why, so that an agent can prefer the best-sourced quote. Its
+//! [`EvidenceScore`] is reported next to the support in the ledger.
+//!
+//! - [`EvidenceScorer`] is the trait; anything that can grade a
+//!   [`ScoreInput`] plugs in (`Research::builder().scorer(…)`).
+//! - [`SelectionAbsorption`] is the default: argo's v2.2 two-stage model
+//!   (see [`argo`] for every number).
+//! - [`serp`] recognises search-result pages and redirect ("jump") URLs,
+//!   which are never evidence.
+//! - [`signals`] holds argo's absorption signal patterns.
+
+pub mod argo;
+pub mod serp;
+pub mod signals;
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use ferret_core::ledger::{CrossValidation, EvidenceScore, LedgerConstraint};
+
+pub use argo::SelectionAbsorption;
+
+/// What a scorer sees for one piece of support: the constraint, the page,
+/// and the passage (the ledger's verbatim quote) that supports it.
+#[derive(Debug, Clone, Copy)]
+pub struct ScoreInput<'a> {
+    /// The constraint's id.
+    pub constraint_id: &'a str,
+    /// The constraint's text.
+    pub constraint_text: &'a str,
+    /// The constraint's match terms.
+    pub terms: &'a [String],
+    /// The terms the page contains.
+    pub matched_terms: &'a [String],
+    /// The supporting passage (the ledger's quote).
+    pub passage: &'a str,
+    /// The page's URL.
+    pub url: &'a str,
+    /// The fetched page's title.
+    pub title: &'a str,
+    /// The fetched page's text.
+    pub text: &'a str,
+    /// The page's publication date, when known.
+    pub published_at: Option<&'a str>,
+    /// The search's own 0–1 relevance for the page, when known.
+    pub original_score: Option<f64>,
+    /// "Now", for freshness.
+    pub now: DateTime<Utc>,
+}
+
+/// One page as cross-validation sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSupport<'a> {
+    /// The page's URL.
+    pub url: &'a str,
+    /// Whether it supports the constraint.
+    pub supports: bool,
+}
+
+/// Grades evidence. Implementations must be deterministic for a given
+/// input (`now` included) and must explain their number: every component
+/// that went into [`EvidenceScore::score`] is listed.
+pub trait EvidenceScorer: Send + Sync + fmt::Debug {
+    /// The scorer's name, reported with every score.
+    fn name(&self) -> &str;
+
+    /// Grades one piece of support.
+    fn score(&self, input: &ScoreInput<'_>) -> EvidenceScore;
+
+    /// How well independent sources agree on `constraint`, given every
+    /// readable page of the run; `None` when the scorer has no such notion.
+    fn cross_validate(
+        &self,
+        constraint: &LedgerConstraint,
+        pages: &[PageSupport<'_>],
+    ) -> Option<CrossValidation> {
+        let _ = (constraint, pages);
+        None
+    }
+
+    /// A final adjustment of an evidence score once the cross-validation
+    /// of its constraint is known (argo's high-stakes consensus boost);
+    /// the default leaves the score as it is.
+    fn adjust(&self, score: &mut EvidenceScore, url: &str, cross: &CrossValidation) {
+        let _ = (score, url, cross);
+    }
+}
