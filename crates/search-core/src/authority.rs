@@ -47,11 +47,11 @@
 //! hosts are matched without it.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
 use std::sync::LazyLock;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 /// An authority tier of the domain table.
@@ -271,7 +271,7 @@ pub struct Authority {
     pub boosted_by: Option<String>,
 }
 
-static TIER_INDEX: LazyLock<HashMap<&'static str, (Tier, &'static str)>> = LazyLock::new(|| {
+static TIER_INDEX: LazyLock<FxHashMap<&'static str, (Tier, &'static str)>> = LazyLock::new(|| {
     TIER_DOMAINS
         .iter()
         .map(|&(domain, tier)| (domain, (tier, domain)))
@@ -294,6 +294,11 @@ fn normalise_host(host: &str) -> Cow<'_, str> {
 }
 
 fn is_ip(host: &str) -> bool {
+    // A DNS name ends in a letter (its top-level label); only then skip
+    // the parse.
+    if host.as_bytes().last().is_some_and(u8::is_ascii_alphabetic) && !host.contains(':') {
+        return false;
+    }
     host.starts_with('[') || host.parse::<IpAddr>().is_ok()
 }
 
@@ -315,54 +320,99 @@ pub(crate) fn registrable_domain_of_normalised(host: &str) -> &str {
     psl::domain_str(host).unwrap_or(host)
 }
 
-/// The labels of `host` left of its registrable domain (`a.docs.example.com`
-/// → `a`, `docs`).
-fn subdomain_labels<'h>(host: &'h str, registrable: &str) -> impl Iterator<Item = &'h str> {
-    let sub = if host.len() > registrable.len() && host.ends_with(registrable) {
-        &host[..host.len() - registrable.len()]
-    } else {
-        ""
-    };
-    sub.split('.').filter(|l| !l.is_empty())
-}
-
 fn suffix_matches(host: &str, suffix: &str) -> bool {
     // `suffix` is e.g. "github.io", "edu", "edu.xx". The suffix itself
     // matches too: `www.gov.uk` is canonicalised to `gov.uk`, which
     // `*.gov.xx` should still cover.
-    let mut host_labels = host.rsplit('.');
-    for s in suffix.rsplit('.') {
-        let Some(h) = host_labels.next() else {
-            return false;
+    let mut rest = host.as_bytes();
+    let mut wanted = suffix.as_bytes();
+    loop {
+        let (label, more) = match rest.iter().rposition(|&b| b == b'.') {
+            Some(i) => (&rest[i + 1..], &rest[..i]),
+            None => (rest, &rest[..0]),
         };
-        let ok = if s == "xx" {
-            h.len() == 2 && h.bytes().all(|b| b.is_ascii_alphabetic())
+        let (want, want_more) = match wanted.iter().rposition(|&b| b == b'.') {
+            Some(i) => (&wanted[i + 1..], Some(&wanted[..i])),
+            None => (wanted, None),
+        };
+        let ok = if want == b"xx" {
+            label.len() == 2 && label.iter().all(u8::is_ascii_alphabetic)
         } else {
-            h == s
+            label == want
         };
         if !ok {
             return false;
         }
+        match want_more {
+            None => return true,
+            Some(w) => {
+                if more.is_empty() && !rest.contains(&b'.') {
+                    // The host has no labels left for the rest of the suffix.
+                    return false;
+                }
+                rest = more;
+                wanted = w;
+            }
+        }
     }
-    true
+}
+
+/// The forms a [`PatternRule`] pattern can take.
+enum PatternForm {
+    /// `label.*`
+    FirstLabel(&'static str),
+    /// `*.label.*`
+    AnyLabel(&'static str),
+    /// `*.suffix`
+    Suffix(&'static str),
+    /// No wildcard.
+    Exact(&'static str),
+}
+
+impl PatternForm {
+    fn parse(pattern: &'static str) -> Self {
+        if let Some(inner) = pattern
+            .strip_prefix("*.")
+            .and_then(|p| p.strip_suffix(".*"))
+        {
+            PatternForm::AnyLabel(inner)
+        } else if let Some(suffix) = pattern.strip_prefix("*.") {
+            PatternForm::Suffix(suffix)
+        } else if let Some(first) = pattern.strip_suffix(".*") {
+            PatternForm::FirstLabel(first)
+        } else {
+            PatternForm::Exact(pattern)
+        }
+    }
+}
+
+static PARSED_PATTERNS: LazyLock<Vec<(PatternForm, &'static PatternRule)>> = LazyLock::new(|| {
+    PATTERN_RULES
+        .iter()
+        .map(|rule| (PatternForm::parse(rule.pattern), rule))
+        .collect()
+});
+
+/// The part of `host` left of its registrable domain, without the joining
+/// dot (`a.docs.example.com` → `a.docs`; empty when there is none).
+fn subdomain_part<'h>(host: &'h str, registrable: &str) -> &'h str {
+    if host.len() > registrable.len() + 1 && host.ends_with(registrable) {
+        &host[..host.len() - registrable.len() - 1]
+    } else {
+        ""
+    }
 }
 
 /// Whether `pattern` (see [`PatternRule`]) matches `host`, whose registrable
 /// domain is `registrable`.
-pub fn pattern_matches(pattern: &str, host: &str, registrable: &str) -> bool {
-    if let Some(inner) = pattern
-        .strip_prefix("*.")
-        .and_then(|p| p.strip_suffix(".*"))
-    {
-        return subdomain_labels(host, registrable).any(|l| l == inner);
+pub fn pattern_matches(pattern: &'static str, host: &str, registrable: &str) -> bool {
+    let sub = subdomain_part(host, registrable);
+    match PatternForm::parse(pattern) {
+        PatternForm::AnyLabel(label) => sub.split('.').any(|l| l == label),
+        PatternForm::Suffix(suffix) => suffix_matches(host, suffix),
+        PatternForm::FirstLabel(label) => sub.split('.').next() == Some(label),
+        PatternForm::Exact(exact) => host == exact,
     }
-    if let Some(suffix) = pattern.strip_prefix("*.") {
-        return suffix_matches(host, suffix);
-    }
-    if let Some(first) = pattern.strip_suffix(".*") {
-        return subdomain_labels(host, registrable).next() == Some(first);
-    }
-    host == pattern
 }
 
 /// The authority of `host` from the tables alone (no boost). See the module
@@ -403,11 +453,16 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
     if is_ip(host) {
         return (DEFAULT_SCORE, AuthorityRule::Default);
     }
+    let sub = subdomain_part(host, registrable);
     let mut best: Option<&PatternRule> = None;
-    for rule in PATTERN_RULES {
-        if pattern_matches(rule.pattern, host, registrable)
-            && best.is_none_or(|b| rule.score > b.score)
-        {
+    for (form, rule) in PARSED_PATTERNS.iter() {
+        let matched = match form {
+            PatternForm::FirstLabel(label) => sub.split('.').next() == Some(*label),
+            PatternForm::AnyLabel(label) => sub.split('.').any(|l| l == *label),
+            PatternForm::Suffix(suffix) => suffix_matches(host, suffix),
+            PatternForm::Exact(exact) => host == *exact,
+        };
+        if matched && best.is_none_or(|b| rule.score > b.score) {
             best = Some(rule);
         }
     }
@@ -505,16 +560,34 @@ impl AuthorityScorer {
     }
 }
 
-/// The host of a canonical URL (`https://host[:port]/…`), lowercased.
+/// The host of a URL (`scheme://[user@]host[:port]/…`).
 pub(crate) fn host_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .unwrap_or_else(|| match url.find("://") {
+            Some(i) => &url[i + 3..],
+            None => url,
+        });
+    let end = rest
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
     let authority = &rest[..end];
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let authority = match authority.rfind('@') {
+        Some(i) => &authority[i + 1..],
+        None => authority,
+    };
     if authority.starts_with('[') {
-        return authority.find(']').map_or(authority, |i| &authority[..=i]);
+        return match authority.find(']') {
+            Some(i) => &authority[..=i],
+            None => authority,
+        };
     }
-    authority.split(':').next().unwrap_or(authority)
+    match authority.find(':') {
+        Some(i) => &authority[..i],
+        None => authority,
+    }
 }
 
 /// The host of a canonical URL, normalised as the tables expect.

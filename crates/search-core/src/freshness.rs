@@ -138,6 +138,10 @@ pub fn age_in_days(date: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
 /// The latest year `2000`–`2099` written as a standalone four-digit number
 /// in `text` that is not after `now_year`.
 pub fn latest_year(text: &str, now_year: i32) -> Option<i32> {
+    // A fast test first: most snippets hold no "20" at all.
+    if !text.contains("20") {
+        return None;
+    }
     let bytes = text.as_bytes();
     let mut best: Option<i32> = None;
     let mut i = 0;

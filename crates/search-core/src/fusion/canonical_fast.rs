@@ -11,65 +11,96 @@
 use crate::canonical::CanonicalOptions;
 
 /// Path bytes kept verbatim by the URL parser in http(s) paths.
-fn plain_path_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'/'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-        )
-}
+const PLAIN_PATH: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'/'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+            );
+        b += 1;
+    }
+    table
+};
 
-fn plain_host(host: &str) -> bool {
-    if host.is_empty() || host.len() > 253 {
-        return false;
-    }
-    // Hosts whose URLs canonical_url may unwrap (search redirect wrappers).
-    let lower_has = |needle: &str| {
-        host.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
-    if lower_has("google") || lower_has("bing") || lower_has("duckduckgo") {
-        return false;
-    }
-    let mut labels = host.split('.').peekable();
-    while let Some(label) = labels.next() {
-        let bytes = label.as_bytes();
-        if bytes.is_empty()
-            || bytes.len() > 63
-            || bytes[0] == b'-'
-            || bytes[bytes.len() - 1] == b'-'
-            || label
-                .get(..4)
-                .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
-            || !bytes
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-        {
-            return false;
-        }
-        // The last label must be alphabetic: a numeric last label makes the
-        // host an IPv4 address to the URL parser.
-        if labels.peek().is_none() && !bytes.iter().all(u8::is_ascii_alphabetic) {
+/// Whether `path` (empty or starting with `/`) is kept verbatim by the URL
+/// parser: only [`PLAIN_PATH`] bytes and no `.` or `..` segment.
+fn plain_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    let mut segment_start = 0;
+    for i in 0..=bytes.len() {
+        let b = bytes.get(i).copied().unwrap_or(b'/');
+        if b == b'/' {
+            let segment = &bytes[segment_start..i];
+            if segment == b"." || segment == b".." {
+                return false;
+            }
+            segment_start = i + 1;
+        } else if !PLAIN_PATH[b as usize] {
             return false;
         }
     }
     true
+}
+
+/// Whether `host` is a plain DNS name the URL parser keeps as it is
+/// (up to case): ASCII letters, digits and inner hyphens in non-empty labels
+/// of at most 63 bytes, no punycode label, an alphabetic last label (a
+/// numeric one makes the host an IPv4 address to the parser), and no label
+/// of a search engine whose redirect URLs `canonical_url` unwraps.
+fn plain_host(host: &str) -> bool {
+    let bytes = host.as_bytes();
+    if bytes.is_empty() || bytes.len() > 253 {
+        return false;
+    }
+    let mut label_start = 0;
+    let mut label_alpha = true;
+    for i in 0..=bytes.len() {
+        let b = bytes.get(i).copied().unwrap_or(b'.');
+        if b == b'.' {
+            let label = &bytes[label_start..i];
+            if label.is_empty()
+                || label.len() > 63
+                || label[0] == b'-'
+                || label[label.len() - 1] == b'-'
+                || (label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--"))
+                || label.eq_ignore_ascii_case(b"google")
+                || label.eq_ignore_ascii_case(b"bing")
+                || label.eq_ignore_ascii_case(b"duckduckgo")
+            {
+                return false;
+            }
+            if i == bytes.len() {
+                return label_alpha;
+            }
+            label_start = i + 1;
+            label_alpha = true;
+        } else if b.is_ascii_alphabetic() {
+        } else if b.is_ascii_digit() || b == b'-' {
+            label_alpha = false;
+        } else {
+            return false;
+        }
+    }
+    false
 }
 
 /// The canonical form of `raw` when it is a plain URL, else `None`.
@@ -82,13 +113,7 @@ pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<Str
         Some(i) => rest.split_at(i),
         None => (rest, ""),
     };
-    if !plain_host(host) || !path.bytes().all(plain_path_byte) {
-        return None;
-    }
-    if path
-        .split('/')
-        .any(|segment| segment == "." || segment == "..")
-    {
+    if !plain_host(host) || !plain_path(path) {
         return None;
     }
     let mut path = path;

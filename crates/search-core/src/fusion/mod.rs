@@ -31,8 +31,10 @@
 //!    where `rrf_max` is the largest `rrf` of this fusion, so the result most
 //!    engines agree on scores 1 on the rank half. Order: `final` descending,
 //!    then `rrf` descending, then best rank ascending, then canonical URL
-//!    ascending (then mergeable hits before login hits that may not merge) — a total order, so the output
-//!    never depends on the order of the calls.
+//!    ascending (then mergeable hits before login hits that may not merge):
+//!    a total order, so the output never depends on the order of the calls.
+//!    Within a result, sources are ordered by rank, engine and sub-query
+//!    name, then content, never by input position.
 //! 5. **Near-duplicates** ([`crate::near_dup`]) are folded into the
 //!    best-scored member of each cluster.
 //!
@@ -46,6 +48,13 @@
 //! `dual-sourced` when public hits were merged too. Login hits whose
 //! provenance says `merge_with_public_ok: false` are not merged with
 //! anything else: they stay separate results with the same canonical URL.
+//!
+//! **Cost.** Work is linear in the hits: one hash-map insert per hit, one
+//! pass over each result's title and snippet (keyword coverage and the
+//! SimHash share the tokens), a sort of the merged results, and the
+//! near-duplicate band index. Plain `http(s)://host/path` URLs get their
+//! canonical form by slicing (a tested fast path of `canonical_url`). Large
+//! fusions build results on several threads ([`FusionOptions::threads`]).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -786,6 +795,8 @@ struct BuildContext<'a> {
     terms: &'a [String],
     /// [`token_hash`] of each term.
     term_hashes: Vec<u64>,
+    /// Bit `h % 64` set for each term hash `h`.
+    term_filter: u64,
     scorer: &'a AuthorityScorer,
     /// Authority by host (many results share a host).
     hosts: FxHashMap<String, HostScore>,
@@ -803,6 +814,10 @@ impl<'a> BuildContext<'a> {
             k: shared.k,
             terms: &shared.terms,
             term_hashes: shared.terms.iter().map(|t| token_hash(t)).collect(),
+            term_filter: shared
+                .terms
+                .iter()
+                .fold(0, |f, t| f | (1 << (token_hash(t) & 63))),
             scorer: &shared.scorer,
             hosts: FxHashMap::default(),
             builder: FingerprintBuilder::default(),
@@ -927,9 +942,14 @@ impl<'a> BuildContext<'a> {
         let fresh = freshness(published_at.as_deref(), title, snippet, now);
         self.found.iter_mut().for_each(|f| *f = false);
         let (terms, term_hashes, found) = (self.terms, &self.term_hashes, &mut self.found);
-        let fingerprint = self.builder.build_visiting(title, snippet, |token, hash| {
+        let filter = self.term_filter;
+        let fingerprint = self.builder.build_visiting(title, snippet, |token| {
+            // One bit per term hash: most tokens are no term at all.
+            if filter & (1 << (token.hash & 63)) == 0 {
+                return;
+            }
             for (i, &th) in term_hashes.iter().enumerate() {
-                if th == hash && terms[i] == token {
+                if th == token.hash && token.eq_lower(&terms[i]) {
                     found[i] = true;
                 }
             }

@@ -50,18 +50,18 @@
 //! are compared per block value, which bounds the work even on adversarial
 //! input; the work is linear in the number of results.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::result::{NearDuplicate, SearchResult};
-use crate::tokenize::{Token, tokens};
 
 mod token_stream;
 
-pub(crate) use token_stream::TokenStream;
-use token_stream::count_tokens;
+pub use token_stream::token_hash;
+pub(crate) use token_stream::{Tok, TokenStream};
+use token_stream::{count_tokens, mix};
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
 pub const MAX_THRESHOLD: u32 = 7;
@@ -80,7 +80,7 @@ pub struct NearDupOptions {
     pub same_site_title_similarity: f64,
     /// Title token Jaccard similarity needed across domains (default 0.5).
     pub cross_site_title_similarity: f64,
-    /// Most representatives compared per block value (default 256).
+    /// Most representatives compared per block value (default 64).
     pub max_bucket_scan: usize,
 }
 
@@ -92,7 +92,7 @@ impl Default for NearDupOptions {
             min_chars: 40,
             same_site_title_similarity: 1.0,
             cross_site_title_similarity: 0.5,
-            max_bucket_scan: 256,
+            max_bucket_scan: 64,
         }
     }
 }
@@ -130,35 +130,35 @@ impl Fingerprint {
 pub struct FingerprintBuilder {
     features: Vec<u64>,
     words: Vec<u64>,
+    seen: Vec<u64>,
     stream: TokenStream,
 }
 
 impl FingerprintBuilder {
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
-        self.build_visiting(title, snippet, |_, _| {})
+        self.build_visiting(title, snippet, |_| {})
     }
 
     /// [`Self::build`], also handing every token of the full title and of
-    /// the snippet to `visit`, with its [`token_hash`] (fusion measures
-    /// keyword coverage with them, so each text is tokenised once).
-    pub fn build_visiting(
+    /// the snippet to `visit` (fusion measures keyword coverage with them,
+    /// so each text is tokenised once).
+    pub(crate) fn build_visiting(
         &mut self,
         title: &str,
         snippet: &str,
-        mut visit: impl FnMut(&str, u64),
+        mut visit: impl FnMut(&Tok<'_>),
     ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
         if stripped.len() == title.len() {
             self.add_field(title, &mut visit);
         } else {
-            self.stream.for_each(title, |_, t| visit(t, token_hash(t)));
-            self.add_field(stripped, &mut |_, _| {});
+            self.stream.for_each(title, |t| visit(&t));
+            self.add_field(stripped, &mut |_| {});
         }
         self.add_field(snippet, &mut visit);
-        self.features.sort_unstable();
-        self.features.dedup();
+        dedup_hashes(&mut self.features, &mut self.seen);
         let n = self.features.len() as u32;
         let counts = bit_counts(&self.features);
         let mut simhash = 0u64;
@@ -175,16 +175,15 @@ impl FingerprintBuilder {
         }
     }
 
-    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&str, u64)) {
+    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&Tok<'_>)) {
         self.words.clear();
         let (words, features) = (&mut self.words, &mut self.features);
-        self.stream.for_each(text, |cjk, t| {
-            let h = token_hash(t);
-            visit(t, h);
-            if cjk {
-                features.push(mix(h ^ CJK_TAG));
+        self.stream.for_each(text, |t| {
+            visit(&t);
+            if t.cjk {
+                features.push(mix(t.hash ^ CJK_TAG));
             } else {
-                words.push(h);
+                words.push(t.hash);
             }
         });
         match self.words.len() {
@@ -204,6 +203,33 @@ impl FingerprintBuilder {
             }
         }
     }
+}
+
+/// Remove repeated values from `hashes` (keeping first occurrences), with
+/// an open-addressing table in `table` (reused between calls). A zero hash
+/// is the empty-slot marker, so a zero value is remapped to 1 first (one
+/// feature in 2^64 changes value; the SimHash does not notice).
+fn dedup_hashes(hashes: &mut Vec<u64>, table: &mut Vec<u64>) {
+    let size = (hashes.len() * 2).next_power_of_two().max(16);
+    table.clear();
+    table.resize(size, 0);
+    let mask = size - 1;
+    hashes.retain_mut(|h| {
+        if *h == 0 {
+            *h = 1;
+        }
+        let mut slot = (*h as usize) & mask;
+        loop {
+            match table[slot] {
+                0 => {
+                    table[slot] = *h;
+                    return true;
+                }
+                v if v == *h => return false,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    });
 }
 
 /// `EXPAND[b]` has byte `i` set to bit `i` of `b`.
@@ -246,27 +272,6 @@ fn bit_counts(hashes: &[u64]) -> [u32; 64] {
 
 const CJK_TAG: u64 = 0x9E37_79B9_7F4A_7C15;
 const SHORT_TAG: u64 = 0xC2B2_AE3D_27D4_EB4F;
-
-/// The 64-bit hash of a token that fingerprints are built from (FNV-1a
-/// over the bytes, then a finaliser so every bit is usable).
-pub fn token_hash(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in s.as_bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    mix(h)
-}
-
-/// The murmur3 64-bit finaliser.
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^= h >> 33;
-    h
-}
 
 /// "No entry" in the bucket lists.
 const NONE: u32 = u32::MAX;
@@ -368,16 +373,34 @@ const MAX_SITE_NAME_TOKENS: usize = 4;
 /// `Announcing Rust 1.80.0`; a title without such a segment is unchanged.
 pub fn title_without_site_name(title: &str) -> &str {
     let t = title.trim();
+    let bytes = t.as_bytes();
+    // Only a title with a separator byte can have a site name to cut.
+    if !bytes
+        .iter()
+        .any(|&b| matches!(b, b'|' | b'-' | b'_' | b':' | 0xC2 | 0xE2 | 0xEF))
+    {
+        return t;
+    }
     let cjk = crate::tokenize::has_cjk(t);
     // The last separator: a spaced one, or in CJK titles an unspaced one.
     let mut cut: Option<(usize, usize)> = None; // (start, length)
-    for (i, c) in t.char_indices() {
-        if c == ' ' {
-            if let Some(sep) = SITE_SEPARATORS.iter().find(|sep| t[i..].starts_with(**sep)) {
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b' ' {
+            // Every spaced separator has a punctuation byte after the space.
+            if bytes
+                .get(i + 1)
+                .is_some_and(|n| !n.is_ascii_alphanumeric() && *n != b' ')
+                && let Some(sep) = SITE_SEPARATORS.iter().find(|sep| t[i..].starts_with(**sep))
+            {
                 cut = Some((i, sep.len()));
             }
-        } else if cjk && CJK_SITE_SEPARATORS.contains(&c) {
-            cut = Some((i, c.len_utf8()));
+        } else if cjk && (b == b'_' || b == 0xEF) {
+            // `_`, or the first byte of `｜` (U+FF5C, EF BD 9C).
+            if let Some(c) = t[i..].chars().next()
+                && CJK_SITE_SEPARATORS.contains(&c)
+            {
+                cut = Some((i, c.len_utf8()));
+            }
         }
     }
     let Some((at, len)) = cut else {
@@ -392,16 +415,41 @@ pub fn title_without_site_name(title: &str) -> &str {
     head
 }
 
-/// Jaccard similarity of two titles' token sets; two empty titles are 1.0.
-pub fn title_similarity(a: &str, b: &str) -> f64 {
-    let sa: HashSet<String> = tokens(a).into_iter().map(Token::into_string).collect();
-    let sb: HashSet<String> = tokens(b).into_iter().map(Token::into_string).collect();
-    if sa.is_empty() && sb.is_empty() {
+/// A title's distinct token hashes, sorted: what titles are compared by.
+fn title_key(stream: &mut TokenStream, title: &str) -> Box<[u64]> {
+    let mut key = Vec::new();
+    stream.for_each(title, |t| key.push(t.hash));
+    key.sort_unstable();
+    key.dedup();
+    key.into_boxed_slice()
+}
+
+/// Jaccard similarity of two sorted, distinct hash lists; two empty lists
+/// are 1.0.
+fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+    if a.is_empty() && b.is_empty() {
         return 1.0;
     }
-    let inter = sa.intersection(&sb).count();
-    let union = sa.len() + sb.len() - inter;
-    inter as f64 / union as f64
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    inter as f64 / (a.len() + b.len() - inter) as f64
+}
+
+/// Jaccard similarity of two titles' token sets (tokens as
+/// [`crate::tokenize::tokens`] gives them); two empty titles are 1.0.
+pub fn title_similarity(a: &str, b: &str) -> f64 {
+    let mut stream = TokenStream::default();
+    jaccard(&title_key(&mut stream, a), &title_key(&mut stream, b))
 }
 
 /// The partition class clustering must respect: `None` for public results,
@@ -412,13 +460,33 @@ fn partition_class(r: &SearchResult) -> Option<&str> {
         .then_some(r.provenance.auth_partition.as_str())
 }
 
-fn titles_agree(a: &SearchResult, b: &SearchResult, options: &NearDupOptions) -> bool {
-    let needed = if !a.domain.is_empty() && a.domain == b.domain {
+/// The title similarity two results need: same-site or cross-site.
+fn title_threshold(a: &SearchResult, b: &SearchResult, options: &NearDupOptions) -> f64 {
+    if !a.domain.is_empty() && a.domain == b.domain {
         options.same_site_title_similarity
     } else {
         options.cross_site_title_similarity
-    };
-    title_similarity(&a.title, &b.title) >= needed - 1e-12
+    }
+}
+
+/// Title keys, computed the first time a result is compared.
+struct TitleKeys {
+    keys: Vec<Option<Box<[u64]>>>,
+    stream: TokenStream,
+}
+
+impl TitleKeys {
+    fn agree(&mut self, results: &[SearchResult], a: usize, b: usize, needed: f64) -> bool {
+        for i in [a, b] {
+            if self.keys[i].is_none() {
+                self.keys[i] = Some(title_key(&mut self.stream, &results[i].title));
+            }
+        }
+        match (&self.keys[a], &self.keys[b]) {
+            (Some(ka), Some(kb)) => jaccard(ka, kb) >= needed - 1e-12,
+            _ => false,
+        }
+    }
 }
 
 /// Fold near-duplicates of `results` (best first), computing fingerprints
@@ -447,6 +515,13 @@ pub fn cluster_with(
     // For each result: the representative it joined and the distance.
     let mut joined: Vec<Option<(u32, u32)>> = vec![None; results.len()];
     let mut any_joined = false;
+    // The last result that compared each representative (a representative
+    // found through several blocks is compared once).
+    let mut seen_by: Vec<u32> = vec![NONE; results.len()];
+    let mut titles = TitleKeys {
+        keys: vec![None; results.len()],
+        stream: TokenStream::default(),
+    };
 
     for (i, r) in results.iter().enumerate() {
         let Some(fp) = fingerprints.get(i) else {
@@ -461,14 +536,20 @@ pub fn cluster_with(
             let mut rep = block.heads.get(block.key(fp.simhash));
             let mut scanned = 0;
             while rep != NONE && scanned < options.max_bucket_scan {
-                let d = fp.distance(&fingerprints[rep as usize]);
-                if d <= threshold && best.is_none_or(|b| (d, rep) < b) {
-                    let rep_r = &results[rep as usize];
-                    if partition_class(rep_r) == class && titles_agree(r, rep_r, options) {
-                        best = Some((d, rep));
+                let at = rep as usize;
+                if seen_by[at] != i as u32 {
+                    seen_by[at] = i as u32;
+                    let d = fp.distance(&fingerprints[at]);
+                    if d <= threshold && best.is_none_or(|b| (d, rep) < b) {
+                        let rep_r = &results[at];
+                        if partition_class(rep_r) == class
+                            && titles.agree(&results, i, at, title_threshold(r, rep_r, options))
+                        {
+                            best = Some((d, rep));
+                        }
                     }
                 }
-                rep = block.next[rep as usize];
+                rep = block.next[at];
                 scanned += 1;
             }
         }
