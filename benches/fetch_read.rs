@@ -88,8 +88,7 @@ fn bench_pages(c: &mut Criterion) {
 }
 
 fn bench_assess(c: &mut Criterion) {
-    let text = "Caffeine delays sleep by blocking adenosine receptors; log in rarely. "
-        .repeat(300);
+    let text = "Caffeine delays sleep by blocking adenosine receptors; log in rarely. ".repeat(300);
     c.bench_function("fetch_read/assess", |b| {
         b.iter(|| {
             black_box(assess(&VerifyInput {

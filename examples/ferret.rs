@@ -25,10 +25,10 @@ mod output;
 mod plan;
 #[path = "cli/search.rs"]
 mod search;
-#[path = "cli/skills.rs"]
-mod skills;
 #[path = "cli/setup.rs"]
 mod setup;
+#[path = "cli/skills.rs"]
+mod skills;
 
 use std::process::ExitCode;
 

@@ -60,7 +60,11 @@ impl std::fmt::Debug for FerretBuilder {
         f.debug_struct("FerretBuilder")
             .field(
                 "engines",
-                &self.engines.iter().map(|(e, _)| e.name()).collect::<Vec<_>>(),
+                &self
+                    .engines
+                    .iter()
+                    .map(|(e, _)| e.name())
+                    .collect::<Vec<_>>(),
             )
             .field("cache", &self.cache.is_some())
             .field("timeout", &self.timeout)

@@ -44,7 +44,9 @@ pub struct EnvEngines {
 
 /// Build every network engine the environment configures. `lookup` reads a
 /// variable (pass `|k| std::env::var(k).ok()`; tests pass a map).
-pub fn engines_from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<EnvEngines, FerretError> {
+pub fn engines_from_env(
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<EnvEngines, FerretError> {
     let get = |k: &str| lookup(k).filter(|v| !v.trim().is_empty());
     let mut out = EnvEngines::default();
     if get("FERRET_OFFLINE").is_some_and(|v| truthy(&v)) {
@@ -187,7 +189,10 @@ mod tests {
     #[test]
     fn keyless_engines_are_always_on_and_keyed_ones_say_what_to_set() {
         let env = engines_from_env(|_| None).unwrap();
-        assert_eq!(names(&env), vec!["duckduckgo", "bing", "wikipedia", "github"]);
+        assert_eq!(
+            names(&env),
+            vec!["duckduckgo", "bing", "wikipedia", "github"]
+        );
         assert!(env.notes.iter().any(|n| n.contains("BRAVE_API_KEY")));
         assert!(env.notes.iter().any(|n| n.contains("GROK_API_URL")));
     }

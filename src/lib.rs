@@ -25,13 +25,13 @@ pub mod error;
 
 pub use builder::{Ferret, FerretBuilder};
 pub use error::FerretError;
+/// The browser runtime (`ferret-browser`, feature `browser`).
+#[cfg(feature = "browser")]
+pub use ferret_browser as browser;
 pub use ferret_core as core;
 pub use ferret_engines as engines;
 /// Fetching, extraction and verdicts (`ferret-evidence`).
 pub use ferret_evidence as evidence;
-/// The browser runtime (`ferret-browser`, feature `browser`).
-#[cfg(feature = "browser")]
-pub use ferret_browser as browser;
 /// Site skills: validated site packages run in the browser
 /// (`ferret-site-skills`, feature `browser`).
 #[cfg(feature = "browser")]

@@ -125,7 +125,10 @@ fn plan_prints_the_plan_envelope_with_a_lowercase_intent() {
 
 #[test]
 fn plan_intent_override_is_used_and_reported() {
-    let out = run(&["plan", "what is rust", "--intent", "news", "--json"], None);
+    let out = run(
+        &["plan", "what is rust", "--intent", "news", "--json"],
+        None,
+    );
     assert!(out.status.success());
     let v = json(&out);
     assert_eq!(v["intent"], "news");
@@ -161,12 +164,32 @@ fn a_bad_argument_is_one_line_on_stderr_and_a_nonzero_exit() {
 #[test]
 fn check_url_reports_the_guard_reason() {
     let cases = [
-        ("http://127.0.0.1/", false, Some("private_or_local_host_blocked")),
-        ("http://2130706433/", false, Some("private_or_local_host_blocked")),
-        ("http://[::ffff:10.0.0.1]/", false, Some("private_or_local_host_blocked")),
-        ("http://169.254.169.254/latest/meta-data", false, Some("private_or_local_host_blocked")),
+        (
+            "http://127.0.0.1/",
+            false,
+            Some("private_or_local_host_blocked"),
+        ),
+        (
+            "http://2130706433/",
+            false,
+            Some("private_or_local_host_blocked"),
+        ),
+        (
+            "http://[::ffff:10.0.0.1]/",
+            false,
+            Some("private_or_local_host_blocked"),
+        ),
+        (
+            "http://169.254.169.254/latest/meta-data",
+            false,
+            Some("private_or_local_host_blocked"),
+        ),
         ("file:///etc/passwd", false, Some("scheme_not_allowed")),
-        ("https://user:pw@example.com/", false, Some("credentials_in_url")),
+        (
+            "https://user:pw@example.com/",
+            false,
+            Some("credentials_in_url"),
+        ),
         ("https://example.com/page", true, None),
     ];
     for (url, allowed, reason) in cases {
@@ -236,7 +259,13 @@ fn offline_search_answers_from_the_seeded_local_index_and_reports_unreachable_en
     let home = tempfile_dir();
     let out = run_in(
         &home,
-        &["search", "canonical URL tracking parameters", "--json", "--timeout", "15"],
+        &[
+            "search",
+            "canonical URL tracking parameters",
+            "--json",
+            "--timeout",
+            "15",
+        ],
         None,
     );
     assert!(
@@ -288,7 +317,11 @@ fn index_add_indexes_a_folder_incrementally() {
         "# Zebra migration\n\nZebras cross the Mara river every July.",
     )
     .unwrap();
-    let out = run_in(&home, &["index", "add", notes.to_str().unwrap(), "--json"], None);
+    let out = run_in(
+        &home,
+        &["index", "add", notes.to_str().unwrap(), "--json"],
+        None,
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -306,7 +339,13 @@ fn index_add_indexes_a_folder_incrementally() {
 
     let out = run_in(
         &home,
-        &["search", "zebra migration mara", "--engines", "local", "--json"],
+        &[
+            "search",
+            "zebra migration mara",
+            "--engines",
+            "local",
+            "--json",
+        ],
         None,
     );
     let v = json(&out);
@@ -329,10 +368,21 @@ fn search_with_a_builtin_goggle_discards_and_boosts() {
         {"url": "https://github.com/tokio-rs/tokio", "title": "tokio: Rust async runtime", "snippet": "rust async"}
     ]"#;
     let out = run(
-        &["search", "rust async", "--stdin-results", "--goggle", "general-tech", "--json"],
+        &[
+            "search",
+            "rust async",
+            "--stdin-results",
+            "--goggle",
+            "general-tech",
+            "--json",
+        ],
         Some(rows),
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["goggle"], "general-tech");
     let urls: Vec<&str> = v["results"]
@@ -348,11 +398,23 @@ fn search_with_a_builtin_goggle_discards_and_boosts() {
 
 #[test]
 fn an_unknown_goggle_is_a_one_line_error() {
-    let out = run(&["search", "x", "--stdin-results", "--goggle", "no-such-goggle"], Some("[]"));
+    let out = run(
+        &[
+            "search",
+            "x",
+            "--stdin-results",
+            "--goggle",
+            "no-such-goggle",
+        ],
+        Some("[]"),
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("general-tech"), "the error lists the built-ins: {err}");
+    assert!(
+        err.contains("general-tech"),
+        "the error lists the built-ins: {err}"
+    );
 }
 
 #[test]
@@ -435,11 +497,18 @@ fn browser_fetch_renders_text_that_javascript_inserts() {
         .env("FERRET_ALLOW_PRIVATE_URLS", "1")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["title"], "Rendered page");
     assert!(
-        v["content"].as_str().unwrap().contains("only JavaScript writes"),
+        v["content"]
+            .as_str()
+            .unwrap()
+            .contains("only JavaScript writes"),
         "{v}"
     );
     assert_eq!(v["search_partition"], "public");
@@ -491,7 +560,10 @@ fn skills_list_tools_and_validate() {
             "args": {}, "returns": {"type": "object", "description": "r"}}}}"#,
     )
     .unwrap();
-    let out = run(&["skills", "validate", pkg.to_str().unwrap(), "--json"], None);
+    let out = run(
+        &["skills", "validate", pkg.to_str().unwrap(), "--json"],
+        None,
+    );
     assert!(!out.status.success());
     let v = json(&out);
     assert_eq!(v["valid"], false);
@@ -524,17 +596,36 @@ fn fetch_from_file_prints_only_the_main_text() {
     let dir = tempfile_dir();
     let page = dir.join("page.html");
     std::fs::write(&page, ARTICLE).unwrap();
-    let out = run(&["fetch", "--from-file", page.to_str().unwrap(), "--format", "text"], None);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(
+        &[
+            "fetch",
+            "--from-file",
+            page.to_str().unwrap(),
+            "--format",
+            "text",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("reduced total sleep time"), "{text}");
     assert!(!text.contains("Subscribe to our newsletter"), "{text}");
     assert!(!text.contains("Home"), "{text}");
 
-    let v = json(&run(&["fetch", "--from-file", page.to_str().unwrap(), "--json"], None));
+    let v = json(&run(
+        &["fetch", "--from-file", page.to_str().unwrap(), "--json"],
+        None,
+    ));
     assert_eq!(v["schema"], "ferret.fetch.v1");
     assert_eq!(v["title"], "Caffeine and sleep");
-    assert_eq!(v["published_at"].as_str().unwrap().get(..10), Some("2025-03-05"));
+    assert_eq!(
+        v["published_at"].as_str().unwrap().get(..10),
+        Some("2025-03-05")
+    );
     for key in ["text", "source", "highlights", "quality", "warnings"] {
         assert!(v.get(key).is_some(), "ferret.fetch.v1 lacks {key}");
     }
@@ -554,7 +645,10 @@ fn verify_judges_a_local_page_and_the_guard_blocks_it_without_the_switch() {
     let v = json(&out);
     assert_eq!(v["schema"], "ferret.verify.v1");
     assert_eq!(v["ok"], true, "{v}");
-    assert!(matches!(v["verdict"].as_str(), Some("strong_ok" | "weak_ok")));
+    assert!(matches!(
+        v["verdict"].as_str(),
+        Some("strong_ok" | "weak_ok")
+    ));
     assert_eq!(v["source"], "fetch");
     assert_eq!(v["chrome_used"], false);
     assert!(v["text_excerpt"].as_str().unwrap().chars().count() <= 1200);
@@ -583,10 +677,21 @@ fn extract_maps_json_ld_onto_a_schema_and_fails_closed() {
     )
     .unwrap();
     let out = run(
-        &["extract", "--from-file", page.to_str().unwrap(), "--schema", schema.to_str().unwrap(), "--json"],
+        &[
+            "extract",
+            "--from-file",
+            page.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--json",
+        ],
         None,
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let v = json(&out);
     assert_eq!(v["verdict"], "extracted");
     assert_eq!(v["data"]["name"], "Ferret Mug");
@@ -599,7 +704,14 @@ fn extract_maps_json_ld_onto_a_schema_and_fails_closed() {
     )
     .unwrap();
     let out = run(
-        &["extract", "--from-file", page.to_str().unwrap(), "--schema", strict.to_str().unwrap(), "--json"],
+        &[
+            "extract",
+            "--from-file",
+            page.to_str().unwrap(),
+            "--schema",
+            strict.to_str().unwrap(),
+            "--json",
+        ],
         None,
     );
     assert!(!out.status.success());
@@ -610,7 +722,14 @@ fn extract_maps_json_ld_onto_a_schema_and_fails_closed() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{nope").unwrap();
     let out = run(
-        &["extract", "--from-file", page.to_str().unwrap(), "--schema", bad.to_str().unwrap(), "--json"],
+        &[
+            "extract",
+            "--from-file",
+            page.to_str().unwrap(),
+            "--schema",
+            bad.to_str().unwrap(),
+            "--json",
+        ],
         None,
     );
     assert!(!out.status.success());
@@ -634,7 +753,11 @@ fn serve_routes(route: fn(&str) -> (u16, &'static str, String)) -> u16 {
                 while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
                     line.clear();
                 }
-                let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_string();
+                let path = request_line
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or("/")
+                    .to_string();
                 let (status, ctype, body) = route(&path);
                 let reply = format!(
                     "HTTP/1.1 {status} X\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -674,7 +797,11 @@ fn refs_reads_a_thread_from_the_github_api() {
         .env_remove("GITHUB_TOKEN")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["schema"], "ferret.refs.v1");
     assert_eq!(v["number"], 7);
@@ -685,7 +812,12 @@ fn refs_reads_a_thread_from_the_github_api() {
         .collect();
     assert!(kinds.iter().any(|(k, _)| *k == "duplicate"), "{kinds:?}");
     assert!(kinds.iter().any(|(k, _)| *k == "commit"), "{kinds:?}");
-    assert!(kinds.iter().any(|(_, t)| t.contains("rust-lang/rust#12345")), "{kinds:?}");
+    assert!(
+        kinds
+            .iter()
+            .any(|(_, t)| t.contains("rust-lang/rust#12345")),
+        "{kinds:?}"
+    );
     assert!(kinds.iter().any(|(k, _)| *k == "url"), "{kinds:?}");
     for r in refs {
         assert!(r["context"].as_str().unwrap().chars().count() <= 120, "{r}");

@@ -211,7 +211,13 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
                 if json {
                     return print_json(&out);
                 }
-                say!("{} ({}, {} results, {:?})", out.query, out.engine, out.count, out.status);
+                say!(
+                    "{} ({}, {} results, {:?})",
+                    out.query,
+                    out.engine,
+                    out.count,
+                    out.status
+                );
                 for r in &out.results {
                     say!("{:>2}. {}\n    {}", r.rank, r.title, r.url);
                 }
@@ -252,9 +258,9 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
                 let out = modes::api(rt, &req).await.map_err(|e| e.to_string())?;
                 print_json(&out)
             }
-            BrowserCommand::Login { .. } => {
-                Err("sign-in runs in its own visible window: use `ferret browser login <url>`".into())
-            }
+            BrowserCommand::Login { .. } => Err(
+                "sign-in runs in its own visible window: use `ferret browser login <url>`".into(),
+            ),
         }
     }
 }

@@ -201,7 +201,12 @@ async fn read_html(
     use ferret::evidence::structured::StructuredOutcome;
     if let Some(path) = &args.from_file {
         return std::fs::read(path)
-            .map(|bytes| (String::from_utf8_lossy(&bytes).into_owned(), url.map(str::to_string)))
+            .map(|bytes| {
+                (
+                    String::from_utf8_lossy(&bytes).into_owned(),
+                    url.map(str::to_string),
+                )
+            })
             .map_err(|e| {
                 Box::new(StructuredOutcome::input_unreadable(
                     url,
@@ -261,7 +266,12 @@ pub async fn run_refs(args: RefsArgs) -> CmdResult {
     if args.json {
         return print_json(&refs);
     }
-    say!("{}#{} — {} references", refs.repo, refs.number, refs.refs.len());
+    say!(
+        "{}#{} — {} references",
+        refs.repo,
+        refs.number,
+        refs.refs.len()
+    );
     for r in &refs.refs {
         say!(
             "  {:<10} {}  …{}…",

@@ -36,8 +36,7 @@ pub async fn run(args: IndexArgs) -> CmdResult {
     use ferret::engines::local_index::LocalIndex;
     let home = crate::setup::home()?;
     let dir = home.join("index");
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let index = LocalIndex::open(&dir).map_err(|e| e.to_string())?;
     match args.command {
         IndexCommand::Add { dir: folder, json } => {

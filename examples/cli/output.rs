@@ -55,9 +55,16 @@ pub fn clap_error(e: clap::Error) -> ExitCode {
         _ => {
             let rendered = e.render().to_string();
             let before_usage = rendered.split("Usage:").next().unwrap_or("");
-            let flat = before_usage.split_whitespace().collect::<Vec<_>>().join(" ");
+            let flat = before_usage
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             let line = flat.trim_start_matches("error:").trim();
-            let line = if line.is_empty() { "invalid arguments" } else { line };
+            let line = if line.is_empty() {
+                "invalid arguments"
+            } else {
+                line
+            };
             eprintln!("ferret: error: {line} (see --help)");
             ExitCode::from(2)
         }

@@ -55,7 +55,9 @@ pub async fn run(args: PlanArgs) -> CmdResult {
     }
     say!(
         "weights:    keyword {:.2} · freshness {:.2} · authority {:.2}",
-        plan.weights.keyword, plan.weights.freshness, plan.weights.authority
+        plan.weights.keyword,
+        plan.weights.freshness,
+        plan.weights.authority
     );
     if !plan.domain_boost.is_empty() {
         say!("boost:      {}", plan.domain_boost.join(", "));

@@ -76,7 +76,9 @@ pub async fn run(args: SearchArgs) -> CmdResult {
     }
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--timeout must be a positive number of seconds, not {t}"));
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {t}"
+            ));
         }
         options = options.with_deadline(Duration::from_secs_f64(t));
     }

@@ -70,7 +70,10 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
                 say!("{:<14} {}  [{}]", s.id, s.name, s.domains.join(", "));
             }
             for issue in &out.issues {
-                say!("problem: {}", serde_json::to_string(issue).unwrap_or_default());
+                say!(
+                    "problem: {}",
+                    serde_json::to_string(issue).unwrap_or_default()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -237,10 +237,7 @@ fn more_than_fifteen_results_give_themes_and_the_top_five() {
     assert_eq!(p.top, vec![1, 2, 3, 4, 5]);
     assert_eq!(p.results.len(), 16);
     let md = p.to_markdown();
-    assert!(
-        md.starts_with("16 results from brave in 2 themes."),
-        "{md}"
-    );
+    assert!(md.starts_with("16 results from brave in 2 themes."), "{md}");
     assert!(
         md.contains("**Top 5:**\n1. [Inside the Tokio scheduler]"),
         "{md}"

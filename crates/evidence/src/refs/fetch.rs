@@ -47,7 +47,9 @@ pub async fn fetch_refs(fetcher: &Fetcher, url: &str) -> Result<ThreadRefs, Fetc
     let api_error = match api.json(&issue_url).await {
         Ok(issue) => {
             let mut warnings = Vec::new();
-            let comments = match api.json(&parse(&format!("{base}/comments?per_page=100"))?).await
+            let comments = match api
+                .json(&parse(&format!("{base}/comments?per_page=100"))?)
+                .await
             {
                 Ok(serde_json::Value::Array(c)) => c,
                 Ok(_) => {
@@ -59,7 +61,9 @@ pub async fn fetch_refs(fetcher: &Fetcher, url: &str) -> Result<ThreadRefs, Fetc
                     Vec::new()
                 }
             };
-            let timeline = match api.json(&parse(&format!("{base}/timeline?per_page=100"))?).await
+            let timeline = match api
+                .json(&parse(&format!("{base}/timeline?per_page=100"))?)
+                .await
             {
                 Ok(serde_json::Value::Array(t)) => t,
                 Ok(_) => Vec::new(),
@@ -93,7 +97,8 @@ pub async fn fetch_refs(fetcher: &Fetcher, url: &str) -> Result<ThreadRefs, Fetc
         })?;
     let parsed = Url::parse(&page.final_url).ok();
     let mut refs = refs_from_html(page.html.as_deref().unwrap_or(""), parsed.as_ref())?;
-    refs.warnings
-        .push(format!("read from the page: the API was not available ({api_error})"));
+    refs.warnings.push(format!(
+        "read from the page: the API was not available ({api_error})"
+    ));
     Ok(refs)
 }
