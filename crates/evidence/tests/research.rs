@@ -856,3 +856,30 @@ async fn an_http_error_page_is_a_verdict_not_an_error() {
     assert!(c.error.as_deref().is_some_and(|e| e.contains("403")));
     assert_eq!(report.evidence_status, EvidenceStatus::BrowseNeeded);
 }
+
+#[tokio::test]
+async fn browser_required_without_a_browser_plans_browser_work() {
+    let web = LocalWeb::start().await;
+    let research = Research::builder(fetcher()).build();
+    let mirror = web.url("lang.example", "/lumen/mirror");
+    let report = run_rows(
+        &research,
+        &[(&mirror, "Lumen 3 mirror", "")],
+        &options().with_browser(BrowserMode::Required),
+    )
+    .await;
+    let c = &report.enrichment.candidates[0];
+    assert!(!c.ok);
+    assert!(c.chrome_required, "{c:#?}");
+    assert!(c.error.is_some());
+    assert_eq!(
+        report.enrichment.fetch_policy.browser,
+        BrowserMode::Required
+    );
+    assert_eq!(report.evidence_status, EvidenceStatus::BrowseNeeded);
+    assert!(
+        report.escalation.actions[0]
+            .reasons
+            .contains(&BrowseReason::DynamicPageState)
+    );
+}
