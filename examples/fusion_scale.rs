@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--threads T] [--no-near-dup]
+//! (--threads: 1 = the calling thread, the default; 0 = automatic)
 //! cargo run --release --example fusion_scale -- --per-engine 50 --digest
 //! ```
 //!
@@ -70,7 +71,7 @@ fn parse_args() -> Result<Args, String> {
         runs: 3,
         near_dup: true,
         digest: false,
-        threads: 0,
+        threads: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {

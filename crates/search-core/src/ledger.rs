@@ -930,8 +930,8 @@ impl<'a> MatchText<'a> {
 enum Pattern {
     /// Contains CJK: a substring of the normalised text.
     Cjk(Vec<char>),
-    /// Consecutive whole words.
-    Words(Vec<String>),
+    /// Consecutive whole words (as characters).
+    Words(Vec<Vec<char>>),
 }
 
 impl Pattern {
@@ -943,7 +943,7 @@ impl Pattern {
             Pattern::Words(
                 norm.split(' ')
                     .filter(|w| !w.is_empty())
-                    .map(str::to_string)
+                    .map(|w| w.chars().collect())
                     .collect(),
             )
         }
@@ -975,26 +975,36 @@ struct Indexed<'a> {
     /// For each normalised character: source byte range and source char
     /// index range.
     spans: Vec<(usize, usize, usize, usize)>,
-    /// Words of spaced scripts: ranges into `chars`, and the word.
-    words: Vec<(usize, usize, String)>,
+    /// Words of spaced scripts: ranges into `chars`.
+    words: Vec<(usize, usize)>,
 }
 
 impl<'a> Indexed<'a> {
     fn new(src: &'a str) -> Self {
-        let mut chars = Vec::new();
-        let mut spans = Vec::new();
+        let mut chars = Vec::with_capacity(src.len());
+        let mut spans = Vec::with_capacity(src.len());
         let mut gap = false;
         for (char_index, (byte, c)) in src.char_indices().enumerate() {
             let end = byte + c.len_utf8();
-            if c.is_alphanumeric() {
+            let alphanumeric = if c.is_ascii() {
+                c.is_ascii_alphanumeric()
+            } else {
+                c.is_alphanumeric()
+            };
+            if alphanumeric {
                 if gap && !chars.is_empty() {
                     chars.push(' ');
                     spans.push((byte, byte, char_index, char_index));
                 }
                 gap = false;
-                for l in c.to_lowercase() {
-                    chars.push(l);
+                if c.is_ascii() {
+                    chars.push(c.to_ascii_lowercase());
                     spans.push((byte, end, char_index, char_index + 1));
+                } else {
+                    for l in c.to_lowercase() {
+                        chars.push(l);
+                        spans.push((byte, end, char_index, char_index + 1));
+                    }
                 }
             } else {
                 gap = true;
@@ -1011,7 +1021,7 @@ impl<'a> Indexed<'a> {
             while i < chars.len() && chars[i] != ' ' && !is_cjk(chars[i]) {
                 i += 1;
             }
-            words.push((start, i, chars[start..i].iter().collect()));
+            words.push((start, i));
         }
         Indexed {
             src,
@@ -1062,20 +1072,25 @@ impl<'a> Indexed<'a> {
                         break;
                     }
                     let fits = words.iter().enumerate().all(|(k, term_word)| {
-                        let word = &self.words[w + k].2;
+                        let (s, e) = self.words[w + k];
+                        let word = &self.chars[s..e];
+                        if word.first() != term_word.first() {
+                            return false;
+                        }
                         if k == last {
                             word_matches(word, term_word)
                         } else {
-                            word == term_word
+                            word == term_word.as_slice()
                         }
                     });
                     // Consecutive words must be separated by a separator
                     // only (not by CJK text).
-                    let adjacent = (0..last).all(|k| {
-                        let (_, end, _) = self.words[w + k];
-                        let (next, _, _) = self.words[w + k + 1];
-                        next == end + 1 && self.chars[end] == ' '
-                    });
+                    let adjacent = fits
+                        && (0..last).all(|k| {
+                            let (_, end) = self.words[w + k];
+                            let (next, _) = self.words[w + k + 1];
+                            next == end + 1 && self.chars[end] == ' '
+                        });
                     if fits && adjacent {
                         out.push(self.occurrence(0, self.words[w].0, self.words[w + last].1));
                     }
@@ -1234,16 +1249,16 @@ fn is_sentence_end(c: char) -> bool {
 
 /// Whether a text word matches a term word: equal, or (for alphabetic terms
 /// of ≥ 3 letters) its plural / singular.
-fn word_matches(word: &str, term: &str) -> bool {
+fn word_matches(word: &[char], term: &[char]) -> bool {
     if word == term {
         return true;
     }
-    if term.chars().count() < 3 || !term.chars().all(char::is_alphabetic) {
+    if term.len() < 3 || !term.iter().all(|c| c.is_alphabetic()) {
         return false;
     }
-    let plural = |w: &str, t: &str| {
+    let plural = |w: &[char], t: &[char]| {
         w.strip_prefix(t)
-            .is_some_and(|rest| rest == "s" || rest == "es")
+            .is_some_and(|rest| rest == ['s'] || rest == ['e', 's'])
     };
     plural(word, term) || plural(term, word)
 }
@@ -1310,9 +1325,11 @@ mod tests {
 
     #[test]
     fn plural_tolerance() {
-        assert!(word_matches("frameworks", "framework"));
-        assert!(word_matches("framework", "frameworks"));
-        assert!(!word_matches("gos", "go"));
+        let w = |s: &str| s.chars().collect::<Vec<char>>();
+        assert!(word_matches(&w("frameworks"), &w("framework")));
+        assert!(word_matches(&w("framework"), &w("frameworks")));
+        assert!(word_matches(&w("boxes"), &w("box")));
+        assert!(!word_matches(&w("gos"), &w("go")));
     }
 
     #[test]

@@ -827,3 +827,22 @@ fn threads_do_not_change_the_output() {
     assert!(one.stats.near_duplicates > 0);
     assert_eq!(one, two);
 }
+
+#[test]
+fn thousands_of_boilerplate_pages_stay_apart() {
+    // Every page's fingerprint is close to the others': the work is bounded
+    // by the bucket scan cap, and the title check keeps them apart.
+    let hits: Vec<EngineHit> = (0..3000)
+        .map(|i| {
+            hit(
+                i + 1,
+                &format!("https://example.com/page/{i}"),
+                &format!("Page {i} - Example Corp"),
+                BOILERPLATE,
+            )
+        })
+        .collect();
+    let f = fuse(&[call("brave", "q", hits)], &opts("example corp"));
+    assert_eq!(f.results.len(), 3000);
+    assert_eq!(f.stats.near_duplicates, 0);
+}

@@ -54,7 +54,7 @@
 //! SimHash share the tokens), a sort of the merged results, and the
 //! near-duplicate band index. Plain `http(s)://host/path` URLs get their
 //! canonical form by slicing (a tested fast path of `canonical_url`). Large
-//! fusions build results on several threads ([`FusionOptions::threads`]).
+//! fusions can build results on several threads ([`FusionOptions::threads`]).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -191,10 +191,13 @@ pub struct FusionOptions {
     pub near_dup: Option<NearDupOptions>,
     /// "Now" for freshness (injectable so results are reproducible).
     pub now: DateTime<Utc>,
-    /// Threads for building results: 0 (the default) uses the machine's
-    /// parallelism, up to 8; 1 keeps fusion on the calling thread. Threads
-    /// are only started for large fusions (16,384 merged results per
-    /// thread); the output is the same whatever the count.
+    /// Threads for building results: 1 (the default) keeps fusion on the
+    /// calling thread; 0 uses the machine's parallelism, up to 8; any other
+    /// number that many. Threads are only started for large fusions (16,384
+    /// merged results per thread), and the output is the same whatever the
+    /// count. The default is 1 because on a machine whose cores are busy
+    /// with other work (the usual case inside a search service) the extra
+    /// threads measured slower than one (see `scripts/bench-fusion`).
     pub threads: usize,
 }
 
@@ -213,7 +216,7 @@ impl FusionOptions {
             canonical: CanonicalOptions::default(),
             near_dup: Some(NearDupOptions::default()),
             now: Utc::now(),
-            threads: 0,
+            threads: 1,
         }
     }
 
@@ -268,7 +271,8 @@ impl FusionOptions {
         self
     }
 
-    /// Set the thread count (0: automatic, 1: the calling thread only).
+    /// Set the thread count (1: the calling thread only, the default; 0:
+    /// automatic).
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self

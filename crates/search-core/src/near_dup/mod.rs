@@ -39,20 +39,23 @@
 //!
 //! ## Clustering, without quadratic work
 //!
-//! Results are visited in the order given (best first). Each either joins
-//! the closest earlier cluster representative it is a near-duplicate of
-//! (ties: the better-ranked representative) or becomes a representative.
-//! Candidates are found through a band index: the 64 bits are cut into
+//! Candidates come from a band index: the 64 bits are cut into
 //! `threshold + 1` blocks (4 blocks of 16 bits for the default 3), and two
 //! hashes within `threshold` bits agree exactly on at least one block
-//! (pigeonhole), so only representatives sharing a block value are
-//! compared. At most [`NearDupOptions::max_bucket_scan`] representatives
-//! are compared per block value, which bounds the work even on adversarial
-//! input; the work is linear in the number of results.
+//! (pigeonhole). For each block the eligible results are sorted by that
+//! block's value (a counting sort for 16-bit blocks), and only neighbours
+//! with the same value are compared, each with at most
+//! [`NearDupOptions::max_bucket_scan`] earlier ones, which bounds the work
+//! even on adversarial input (many results with one block value): the work
+//! is linear in the number of results, with sequential memory access.
+//!
+//! Then results are visited in the order given (best first). Each joins the
+//! closest earlier result it is a candidate of that is still a cluster
+//! representative and passes the title and partition checks (ties: the
+//! better-ranked one), or stays a representative itself.
 
 use std::collections::HashMap;
 
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::result::{NearDuplicate, SearchResult};
@@ -80,7 +83,8 @@ pub struct NearDupOptions {
     pub same_site_title_similarity: f64,
     /// Title token Jaccard similarity needed across domains (default 0.5).
     pub cross_site_title_similarity: f64,
-    /// Most representatives compared per block value (default 64).
+    /// Most earlier results each result is compared with per block value
+    /// (default 64).
     pub max_bucket_scan: usize,
 }
 
@@ -273,70 +277,6 @@ fn bit_counts(hashes: &[u64]) -> [u32; 64] {
 const CJK_TAG: u64 = 0x9E37_79B9_7F4A_7C15;
 const SHORT_TAG: u64 = 0xC2B2_AE3D_27D4_EB4F;
 
-/// "No entry" in the bucket lists.
-const NONE: u32 = u32::MAX;
-
-/// The first entry of each bucket: a dense array for 16-bit (or narrower)
-/// blocks once there are enough results to fill one, a hash map otherwise.
-enum Heads {
-    Dense(Vec<u32>),
-    Sparse(FxHashMap<u64, u32>),
-}
-
-impl Heads {
-    fn get(&self, key: u64) -> u32 {
-        match self {
-            Heads::Dense(v) => v[key as usize],
-            Heads::Sparse(m) => m.get(&key).copied().unwrap_or(NONE),
-        }
-    }
-
-    fn set(&mut self, key: u64, value: u32) {
-        match self {
-            Heads::Dense(v) => v[key as usize] = value,
-            Heads::Sparse(m) => {
-                m.insert(key, value);
-            }
-        }
-    }
-}
-
-/// One block's index: representatives linked per block value (a bucket is
-/// a list threaded through `next`, newest first), so inserting allocates
-/// nothing.
-struct BlockIndex {
-    shift: u32,
-    mask: u64,
-    heads: Heads,
-    next: Vec<u32>,
-}
-
-impl BlockIndex {
-    fn new(shift: u32, mask: u64, n: usize) -> Self {
-        let heads = if mask <= 0xFFFF && n >= 16_384 {
-            Heads::Dense(vec![NONE; mask as usize + 1])
-        } else {
-            Heads::Sparse(FxHashMap::default())
-        };
-        BlockIndex {
-            shift,
-            mask,
-            heads,
-            next: vec![NONE; n],
-        }
-    }
-
-    fn key(&self, simhash: u64) -> u64 {
-        (simhash >> self.shift) & self.mask
-    }
-
-    fn insert(&mut self, simhash: u64, i: u32) {
-        let key = self.key(simhash);
-        self.next[i as usize] = self.heads.get(key);
-        self.heads.set(key, i);
-    }
-}
-
 /// The bit ranges `(shift, mask)` of the `threshold + 1` blocks.
 fn blocks(threshold: u32) -> Vec<(u32, u64)> {
     let n = threshold + 1;
@@ -489,6 +429,40 @@ impl TitleKeys {
     }
 }
 
+/// Fewest entries for which the counting sort beats a comparison sort.
+const COUNTING_SORT_MIN: usize = 16_384;
+
+/// `entries` (block value, index, hash), in index order, sorted by block
+/// value keeping index order within a value: a counting sort for blocks of
+/// up to 16 bits when there are many entries, a comparison sort otherwise.
+/// Returns the sorted slice (in `entries` or `out`).
+fn sort_by_block<'a>(
+    entries: &'a mut [(u64, u32, u64)],
+    out: &'a mut Vec<(u64, u32, u64)>,
+    mask: u64,
+) -> &'a [(u64, u32, u64)] {
+    if mask <= 0xFFFF && entries.len() >= COUNTING_SORT_MIN {
+        let mut counts = vec![0u32; mask as usize + 2];
+        for e in entries.iter() {
+            counts[e.0 as usize + 1] += 1;
+        }
+        for k in 1..counts.len() {
+            counts[k] += counts[k - 1];
+        }
+        out.clear();
+        out.resize(entries.len(), (0, 0, 0));
+        for &e in entries.iter() {
+            let slot = &mut counts[e.0 as usize];
+            out[*slot as usize] = e;
+            *slot += 1;
+        }
+        out
+    } else {
+        entries.sort_unstable_by_key(|&(key, index, _)| (key, index));
+        entries
+    }
+}
+
 /// Fold near-duplicates of `results` (best first), computing fingerprints
 /// from each result's title and snippet. See the module docs.
 pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<SearchResult> {
@@ -508,64 +482,83 @@ pub fn cluster_with(
     options: &NearDupOptions,
 ) -> Vec<SearchResult> {
     let threshold = options.threshold.min(MAX_THRESHOLD);
-    let mut index: Vec<BlockIndex> = blocks(threshold)
-        .into_iter()
-        .map(|(shift, mask)| BlockIndex::new(shift, mask, results.len()))
+    let n = results.len();
+    let eligible: Vec<u32> = (0..n)
+        .filter(|&i| fingerprints.get(i).is_some_and(|f| f.is_eligible(options)))
+        .map(|i| i as u32)
         .collect();
-    // For each result: the representative it joined and the distance.
-    let mut joined: Vec<Option<(u32, u32)>> = vec![None; results.len()];
-    let mut any_joined = false;
-    // The last result that compared each representative (a representative
-    // found through several blocks is compared once).
-    let mut seen_by: Vec<u32> = vec![NONE; results.len()];
-    let mut titles = TitleKeys {
-        keys: vec![None; results.len()],
-        stream: TokenStream::default(),
-    };
 
-    for (i, r) in results.iter().enumerate() {
-        let Some(fp) = fingerprints.get(i) else {
-            continue;
-        };
-        if !fp.is_eligible(options) {
-            continue;
-        }
-        let class = partition_class(r);
-        let mut best: Option<(u32, u32)> = None; // (distance, rep index)
-        for block in &index {
-            let mut rep = block.heads.get(block.key(fp.simhash));
-            let mut scanned = 0;
-            while rep != NONE && scanned < options.max_bucket_scan {
-                let at = rep as usize;
-                if seen_by[at] != i as u32 {
-                    seen_by[at] = i as u32;
-                    let d = fp.distance(&fingerprints[at]);
-                    if d <= threshold && best.is_none_or(|b| (d, rep) < b) {
-                        let rep_r = &results[at];
-                        if partition_class(rep_r) == class
-                            && titles.agree(&results, i, at, title_threshold(r, rep_r, options))
-                        {
-                            best = Some((d, rep));
-                        }
+    // Candidate pairs (later, distance, earlier): per block, results with
+    // the same block value are neighbours once sorted by it.
+    let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut entries: Vec<(u64, u32, u64)> = Vec::with_capacity(eligible.len());
+    let mut sorted: Vec<(u64, u32, u64)> = Vec::new();
+    for (shift, mask) in blocks(threshold) {
+        entries.clear();
+        entries.extend(eligible.iter().map(|&i| {
+            let h = fingerprints[i as usize].simhash;
+            ((h >> shift) & mask, i, h)
+        }));
+        let run = sort_by_block(&mut entries, &mut sorted, mask);
+        let mut start = 0;
+        while start < run.len() {
+            let key = run[start].0;
+            let mut end = start + 1;
+            while end < run.len() && run[end].0 == key {
+                end += 1;
+            }
+            for b in start + 1..end {
+                let (_, later, hb) = run[b];
+                for &(_, earlier, ha) in
+                    &run[b.saturating_sub(options.max_bucket_scan).max(start)..b]
+                {
+                    let d = (ha ^ hb).count_ones();
+                    if d <= threshold {
+                        pairs.push((later, d, earlier));
                     }
                 }
-                rep = block.next[at];
-                scanned += 1;
             }
-        }
-        match best {
-            Some((d, rep)) => {
-                joined[i] = Some((rep, d));
-                any_joined = true;
-            }
-            None => {
-                for block in &mut index {
-                    block.insert(fp.simhash, i as u32);
-                }
-            }
+            start = end;
         }
     }
-    drop(index);
+    drop(entries);
+    drop(sorted);
+    pairs.sort_unstable();
+    pairs.dedup();
+
+    // Leader clustering in result order: a result joins the closest earlier
+    // representative (ties: the better-ranked one) that passes the gates.
+    let mut joined: Vec<Option<(u32, u32)>> = vec![None; n];
+    let mut any_joined = false;
+    let mut titles = TitleKeys {
+        keys: vec![None; n],
+        stream: TokenStream::default(),
+    };
+    let mut p = 0;
+    while p < pairs.len() {
+        let later = pairs[p].0;
+        let mut q = p;
+        while q < pairs.len() && pairs[q].0 == later {
+            q += 1;
+        }
+        let i = later as usize;
+        let r = &results[i];
+        for &(_, d, earlier) in &pairs[p..q] {
+            let j = earlier as usize;
+            if joined[j].is_some() {
+                continue;
+            }
+            let rep = &results[j];
+            if partition_class(rep) == partition_class(r)
+                && titles.agree(&results, i, j, title_threshold(r, rep, options))
+            {
+                joined[i] = Some((earlier, d));
+                any_joined = true;
+                break;
+            }
+        }
+        p = q;
+    }
     if !any_joined {
         return results;
     }
@@ -607,4 +600,46 @@ fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
     });
     // Anything already folded into the member stays listed.
     rep.near_duplicates.extend(member.near_duplicates);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_block_sorts_agree() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mask = 0xFFFF;
+        let entries: Vec<(u64, u32, u64)> = (0..COUNTING_SORT_MIN as u32 + 100)
+            .map(|i| {
+                let h = next() % 5000; // many equal block values
+                (h & mask, i, h)
+            })
+            .collect();
+        let mut counting_in = entries.clone();
+        let mut out = Vec::new();
+        let counting = sort_by_block(&mut counting_in, &mut out, mask).to_vec();
+        let mut expected = entries;
+        expected.sort_unstable_by_key(|&(key, index, _)| (key, index));
+        assert_eq!(counting, expected);
+    }
+
+    #[test]
+    fn blocks_cover_all_bits() {
+        for t in 0..=MAX_THRESHOLD {
+            let b = blocks(t);
+            assert_eq!(b.len() as u32, t + 1);
+            let all = b.iter().fold(0u64, |acc, &(shift, mask)| {
+                assert_eq!(acc & (mask << shift), 0, "blocks overlap");
+                acc | (mask << shift)
+            });
+            assert_eq!(all, u64::MAX);
+        }
+    }
 }

@@ -1,0 +1,124 @@
+//! The cost of the research loop's own work on a fetched page (no network):
+//! reading a page into the constraint ledger — term matching over the
+//! normalised title and text, the verbatim quote for each supported
+//! constraint — and grading each piece of support with the default
+//! Selection × Absorption scorer.
+//!
+//! - `research/ledger/<page>`: a fresh ledger for a three-constraint plan,
+//!   one page added with the scorer, on real captured pages from
+//!   `$FERRET_SHARED/fixtures/sites` (Wikipedia article, HN thread with 566
+//!   comments, GitHub issue page), text extracted once beforehand;
+//! - `research/ledger/synthetic_200k`: the same on 200 000 characters of
+//!   prose that mentions every term many times (the quote search's worst
+//!   case: the occurrence cap per term is reached).
+//!
+//! `cargo bench --bench research`. Without the fixtures the page benches
+//! print a skip line.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use chrono::{TimeZone, Utc};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use ferret::core::ledger::{Ledger, PageEvidence};
+use ferret::core::plan::{HeuristicPlanner, Plan, PlanOptions};
+use ferret::evidence::fetch::{FetchOptions, from_html};
+use ferret::evidence::scorer::{EvidenceScorer, ScoreInput, SelectionAbsorption};
+
+const QUESTION: &str = "Rust programming language with memory safety without a garbage collector, \
+    first stable release 1.0 in 2015, and ownership and borrowing rules";
+
+const PAGES: &[(&str, &str, &str)] = &[
+    (
+        "wikipedia",
+        "wikipedia-article-rust-programming-language-2026-04.html",
+        "https://en.wikipedia.org/wiki/Rust_(programming_language)",
+    ),
+    (
+        "hackernews",
+        "hackernews-item-39232976-pkl-566-comments-2024-02.html",
+        "https://news.ycombinator.com/item?id=39232976",
+    ),
+    (
+        "github_issue",
+        "github-issue-page-kepano-defuddle-56.html",
+        "https://github.com/kepano/defuddle/issues/56",
+    ),
+];
+
+fn sites_dir() -> Option<PathBuf> {
+    let shared = std::env::var_os("FERRET_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = shared.join("fixtures/sites");
+    dir.is_dir().then_some(dir)
+}
+
+fn read_page(plan: &Plan, url: &str, title: &str, text: &str) -> Ledger {
+    let scorer = SelectionAbsorption::new();
+    let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
+    let mut ledger = Ledger::new(plan);
+    ledger.add_page_scored(&PageEvidence::new(url, title, text), &mut |req| {
+        Some(scorer.score(&ScoreInput {
+            constraint_id: &req.constraint.id,
+            constraint_text: &req.constraint.text,
+            terms: &req.constraint.terms,
+            matched_terms: &req.support.matched_terms,
+            passage: &req.quote.text,
+            url,
+            title,
+            text,
+            published_at: None,
+            original_score: None,
+            now,
+        }))
+    });
+    ledger
+}
+
+fn bench_ledger(c: &mut Criterion) {
+    let plan = HeuristicPlanner::new()
+        .plan_sync(QUESTION, &PlanOptions::new())
+        .expect("plan");
+    let mut group = c.benchmark_group("research/ledger");
+
+    let synthetic = "Rust reached its first stable release, 1.0, in 2015. Ownership and borrowing \
+        rules give memory safety without a garbage collector, which is why the language is used \
+        for systems programming. "
+        .repeat(1000);
+    let synthetic: String = synthetic.chars().take(200_000).collect();
+    group.throughput(Throughput::Bytes(synthetic.len() as u64));
+    group.bench_function("synthetic_200k", |b| {
+        b.iter(|| {
+            black_box(read_page(
+                &plan,
+                "https://example.com/rust",
+                "Rust",
+                black_box(&synthetic),
+            ))
+        })
+    });
+
+    match sites_dir() {
+        None => eprintln!("skipped: ../shared not present; set FERRET_SHARED"),
+        Some(dir) => {
+            let options = FetchOptions::default();
+            for (name, file, url) in PAGES {
+                let Ok(html) = std::fs::read_to_string(dir.join(file)) else {
+                    eprintln!("skipped: {file} not readable");
+                    continue;
+                };
+                let page = from_html(&html, Some(url), &options);
+                let title = page.title.clone().unwrap_or_default();
+                group.throughput(Throughput::Bytes(page.text.len() as u64));
+                group.bench_with_input(BenchmarkId::from_parameter(name), &page.text, |b, text| {
+                    b.iter(|| black_box(read_page(&plan, url, &title, black_box(text))))
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_ledger);
+criterion_main!(benches);
