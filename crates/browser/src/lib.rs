@@ -21,6 +21,9 @@
 //!   windows, date parsing, row clean-up, block / no-results detection.
 //! - [`login`]: a visible window on the persistent profile for a person to
 //!   sign in.
+//! - [`merge`]: seed 000's public + login merge (`ferret.merge.v1`): both
+//!   sides' results matched by canonical URL, kept side by side with their
+//!   provenance, `dual_sourced` marks, title `conflicts` and `isolation`.
 //! - [`procs`]: browser processes and their memory, read from `/proc`.
 //! - [`content`]: focus paragraphs, size caps; [`quality`]: thin / login
 //!   wall / challenge signals.
@@ -46,6 +49,7 @@ pub mod config;
 pub mod content;
 pub mod error;
 pub mod login;
+pub mod merge;
 pub mod modes;
 pub mod pro_mode;
 pub mod procs;
@@ -57,6 +61,7 @@ pub mod serp;
 pub use chromium::ChromiumRuntime;
 pub use config::{ChromiumConfig, Profile, RuntimeChoice};
 pub use error::BrowserError;
+pub use merge::{MergeError, MergeInput, MergeReport};
 pub use modes::{
     ActOutput, ActRequest, ApiOutput, ApiRequest, FetchOutput, FetchRequest, SearchOutput,
     SearchRequest, StatusOutput,
