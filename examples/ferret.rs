@@ -23,6 +23,8 @@ mod index;
 mod output;
 #[path = "cli/plan.rs"]
 mod plan;
+#[path = "cli/research.rs"]
+mod research;
 #[path = "cli/search.rs"]
 mod search;
 #[path = "cli/setup.rs"]
@@ -56,6 +58,9 @@ enum Command {
     Extract(evidence::ExtractArgs),
     /// Typed references of a GitHub issue or pull request.
     Refs(evidence::RefsArgs),
+    /// Research a question: fetch the top candidates, build the constraint
+    /// ledger, and decide whether the evidence is sufficient.
+    Research(research::ResearchArgs),
     /// Check a URL against the URL guard (SSRF rules).
     CheckUrl(check_url::CheckUrlArgs),
     /// Manage the local index (the offline default engine).
@@ -86,6 +91,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => evidence::run_verify(args).await,
             Command::Extract(args) => evidence::run_extract(args).await,
             Command::Refs(args) => evidence::run_refs(args).await,
+            Command::Research(args) => research::run(args).await,
             Command::Index(args) => index::run(args).await,
             Command::Browser(args) => browser::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,

@@ -257,6 +257,17 @@ impl Ferret {
         &self.searcher
     }
 
+    /// A research runner ([`ferret_evidence::research`]) that finds its
+    /// candidates with this Ferret's searcher and fetches them with
+    /// `fetcher`. Add a scorer, a local-document reader or deep escalation
+    /// on the returned builder, then `build()` and `run(question, &options)`.
+    pub fn research(
+        &self,
+        fetcher: ferret_evidence::fetch::Fetcher,
+    ) -> ferret_evidence::research::ResearchBuilder {
+        ferret_evidence::research::Research::builder(fetcher).searcher(self.searcher.clone())
+    }
+
     /// Plan `query` without searching (`ferret.plan.v1`).
     pub async fn plan(&self, query: &str, options: &SearchOptions) -> Result<Plan, FerretError> {
         Ok(self.searcher.plan(query, options).await?)

@@ -15,6 +15,10 @@ pub struct Setup {
     pub ferret: Ferret,
     /// Engines that are off, one note each (how to turn them on).
     pub notes: Vec<String>,
+    /// The local index the facade searches (shared), to read its hits'
+    /// files back (`ferret research`).
+    #[cfg(feature = "local-index")]
+    pub local: Option<ferret::engines::local_index::LocalIndex>,
 }
 
 /// Read an environment variable (empty counts as unset).
@@ -40,8 +44,13 @@ pub async fn build(timeout: Option<f64>, quiet: bool) -> Result<Setup, String> {
         .map_err(|e| format!("cannot create FERRET_HOME {}: {e}", home.display()))?;
     let mut builder: FerretBuilder = Ferret::builder();
     #[cfg(feature = "local-index")]
+    let mut local = None;
+    #[cfg(feature = "local-index")]
     match open_local_index(&home, quiet).await {
-        Ok(index) => builder = builder.engine(index),
+        Ok(index) => {
+            local = Some(index.clone());
+            builder = builder.engine(index);
+        }
         Err(e) => eprintln!("ferret: warning: local index unavailable: {e}"),
     }
     #[cfg(not(feature = "local-index"))]
@@ -64,6 +73,8 @@ pub async fn build(timeout: Option<f64>, quiet: bool) -> Result<Setup, String> {
     Ok(Setup {
         ferret,
         notes: found.notes,
+        #[cfg(feature = "local-index")]
+        local,
     })
 }
 

@@ -1,0 +1,712 @@
+//! `ferret research "<question>"`: the research loop — plan, search (or the
+//! caller's rows with `--stdin-results`), fetch the top candidates, build
+//! the constraint ledger, plan browser work, optionally escalate to a
+//! language model (`--deep`), and decide whether the evidence is
+//! sufficient (`ferret.research.v1`).
+//!
+//! The loop's steps are subcommands that read and write the same JSON
+//! (seed 003's research subcommands), so a host can run any step itself:
+//!
+//! ```text
+//! ferret research plan "<question>"                          > plan.json     (ferret.plan.v1)
+//! ferret research normalize-results --query Q < rows.json    > results.json  (ferret.results.v1)
+//! ferret research enrich-fetch --plan plan.json --results results.json > enrichment.json
+//! ferret research browse-plan --plan plan.json --enrichment enrichment.json (ferret.browse-plan.v1)
+//! ```
+//!
+//! The question is positional; the four step words are subcommands (a
+//! question that is exactly one of those words can be given after `--`).
+//! The steps always print JSON. A file argument may be `-` for stdin (one
+//! at most). Input that is not JSON, or a document of another schema, is a
+//! one-line error naming the input; a report is printed with exit 0 even
+//! when the decision is `insufficient` — the decision is in the report.
+
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use ferret::core::Intent;
+use ferret::core::fanout::{Progress, ProgressEvent};
+use ferret::core::ledger::ConstraintStatus;
+use ferret::core::plan::{PLAN_SCHEMA, Plan, PlanOptions};
+use ferret::core::response::SEARCH_SCHEMA;
+use ferret::core::search::SearchOptions;
+use ferret::engines::llm::{ChatClient, GrokEngine};
+use ferret::evidence::fetch::BrowserMode;
+use ferret::evidence::research::{
+    self, BROWSE_PLAN_SCHEMA, BrowsePlanOptions, DeepEscalation, ENRICHMENT_SCHEMA, EnrichOptions,
+    Enrichment, NormalizedResults, RESEARCH_SCHEMA, RESULTS_SCHEMA, Research, ResearchOptions,
+    ResearchReport,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::output::{CmdResult, clip, comma_list, print_json};
+
+/// The vendor `--deep` asks when `--vendor` is not given.
+const DEFAULT_VENDOR: &str = "grok";
+
+#[derive(Debug, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    subcommand_value_name = "STEP",
+    subcommand_help_heading = "Steps (each reads and writes the loop's JSON)"
+)]
+pub struct ResearchArgs {
+    #[command(subcommand)]
+    step: Option<Step>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The whole loop.
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// The question (a question that is exactly a step word goes after `--`).
+    #[arg(required = true)]
+    question: Option<String>,
+    /// Read the candidates from stdin instead of searching: result rows
+    /// (JSON), a `ferret.results.v1` envelope, or `ferret search --json`.
+    #[arg(long)]
+    stdin_results: bool,
+    /// Candidates to fetch (1–50).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    max_results: u16,
+    /// auto (escalate to the browser when a page needs it), never, or required.
+    #[arg(long, default_value = "auto")]
+    browser: BrowserMode,
+    /// When fetched pages leave mandatory constraints pending, ask a language
+    /// model (OpenAI-compatible endpoint from <VENDOR>_API_URL, _API_KEY, _MODEL).
+    #[arg(long)]
+    deep: bool,
+    /// The deep-escalation vendor label (grok, chatgpt, gemini …; default grok).
+    #[arg(long, requires = "deep")]
+    vendor: Option<String>,
+    /// Only these engines (comma separated).
+    #[arg(long, value_delimiter = ',', conflicts_with = "stdin_results")]
+    engines: Vec<String>,
+    /// The search's global deadline in seconds (default 20).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Keep each readable page's full text in the report.
+    #[arg(long)]
+    text: bool,
+    /// Print the `ferret.research.v1` report.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Step {
+    /// Plan a question: constraints, focused queries, anchor, rivals
+    /// (`ferret.plan.v1`).
+    Plan(PlanStepArgs),
+    /// Turn result rows (JSON) into URL candidates (`ferret.results.v1`).
+    NormalizeResults(NormalizeArgs),
+    /// Fetch the top candidates and build the constraint ledger
+    /// (`ferret.enrichment.v1`).
+    EnrichFetch(EnrichArgs),
+    /// Plan browser work for what fetching could not verify
+    /// (`ferret.browse-plan.v1`).
+    BrowsePlan(BrowsePlanArgs),
+}
+
+#[derive(Debug, Args)]
+struct PlanStepArgs {
+    /// The question.
+    question: String,
+    /// Use this intent instead of classifying.
+    #[arg(long)]
+    intent: Option<Intent>,
+    /// Accepted for symmetry: the steps always print JSON.
+    #[arg(long, hide = true)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct NormalizeArgs {
+    /// The rows: a JSON file, or `-` for stdin.
+    #[arg(long, default_value = "-")]
+    file: String,
+    /// The question the rows answer.
+    #[arg(long, default_value = "")]
+    query: String,
+    /// A provenance label for rows that name no engine (e.g. brave).
+    #[arg(long)]
+    backend: Option<String>,
+    /// Accepted for symmetry: the steps always print JSON.
+    #[arg(long, hide = true)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct EnrichArgs {
+    /// The plan (`ferret.plan.v1`, or a `ferret.research.v1` report); `-` for stdin.
+    #[arg(long)]
+    plan: String,
+    /// The candidates (`ferret.results.v1`, `ferret.search.v1` or raw rows); `-` for stdin.
+    #[arg(long)]
+    results: String,
+    /// never (the step's default), auto or required.
+    #[arg(long, default_value = "never")]
+    browser: BrowserMode,
+    /// Candidates to fetch (1–50).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    max_results: u16,
+    /// Keep each readable page's full text.
+    #[arg(long)]
+    text: bool,
+    /// Accepted for symmetry: the steps always print JSON.
+    #[arg(long, hide = true)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct BrowsePlanArgs {
+    /// The plan (`ferret.plan.v1`, or a `ferret.research.v1` report); `-` for stdin.
+    #[arg(long)]
+    plan: String,
+    /// The enrichment (`ferret.enrichment.v1`, or a `ferret.research.v1` report); `-` for stdin.
+    #[arg(long)]
+    enrichment: String,
+    /// Accepted for symmetry: the steps always print JSON.
+    #[arg(long, hide = true)]
+    json: bool,
+}
+
+pub async fn run(args: ResearchArgs) -> CmdResult {
+    match args.step {
+        Some(Step::Plan(a)) => run_plan(a),
+        Some(Step::NormalizeResults(a)) => run_normalize(a),
+        Some(Step::EnrichFetch(a)) => run_enrich(a).await,
+        Some(Step::BrowsePlan(a)) => run_browse_plan(a),
+        None => run_loop(args.run).await,
+    }
+}
+
+// ---------------------------------------------------------------- the loop
+
+async fn run_loop(args: RunArgs) -> CmdResult {
+    let question = args.question.clone().unwrap_or_default();
+    if question.trim().is_empty() {
+        return Err("the question is empty: ask something, e.g. ferret research \"…\"".into());
+    }
+    let deep = if args.deep {
+        let vendor = args.vendor.as_deref().unwrap_or(DEFAULT_VENDOR);
+        Some(deep_escalation(vendor, crate::setup::env)?)
+    } else {
+        None
+    };
+    let mut search = SearchOptions::new();
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {t}"
+            ));
+        }
+        search = search.with_deadline(Duration::from_secs_f64(t));
+    }
+    let engines = comma_list(&args.engines);
+    if !engines.is_empty() {
+        search = search.with_engines(engines);
+    }
+    search = search.with_progress(engine_failures());
+    let options = ResearchOptions::new()
+        .with_browser(args.browser)
+        .with_max_results(usize::from(args.max_results))
+        .with_deep(deep.is_some())
+        .with_text(args.text)
+        .with_search(search);
+
+    // Read the rows before anything starts, so bad input fails fast.
+    let rows = if args.stdin_results {
+        Some(read_results("stdin", &read_stdin()?, &question)?)
+    } else {
+        None
+    };
+
+    let fetch = crate::setup::fetcher(args.browser)?;
+    let report = match rows {
+        Some(results) => {
+            let mut builder = Research::builder(fetch.fetcher.clone());
+            if let Some(d) = deep {
+                builder = builder.deep(d);
+            }
+            builder
+                .build()
+                .run_with_results(&question, results, &options)
+                .await
+                .map_err(|e| e.to_string())
+        }
+        None => match crate::setup::build(args.timeout, args.json).await {
+            Err(e) => Err(e),
+            Ok(setup) => {
+                if !args.json && !setup.notes.is_empty() {
+                    eprintln!("· {}", setup.notes.join("; "));
+                }
+                let mut builder = setup.ferret.research(fetch.fetcher.clone());
+                #[cfg(feature = "local-index")]
+                if let Some(index) = setup.local {
+                    builder = builder.local_documents(std::sync::Arc::new(IndexedFiles(index)));
+                }
+                if let Some(d) = deep {
+                    builder = builder.deep(d);
+                }
+                builder
+                    .build()
+                    .run(&question, &options)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+        },
+    };
+    fetch.shutdown().await;
+    let report = report?;
+    if args.json {
+        return print_json(&report);
+    }
+    print_report(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a local-index hit (`https://local.invalid/…`) from its indexed
+/// file, and only from an indexed file.
+#[cfg(feature = "local-index")]
+#[derive(Debug)]
+struct IndexedFiles(ferret::engines::local_index::LocalIndex);
+
+#[cfg(feature = "local-index")]
+impl research::LocalDocuments for IndexedFiles {
+    fn path_for_url(&self, url: &str) -> Option<std::path::PathBuf> {
+        self.0.indexed_path_for_url(url)
+    }
+}
+
+/// One stderr line per failing engine (its later failures add nothing).
+fn engine_failures() -> Progress {
+    let seen = std::sync::Mutex::new(std::collections::HashSet::new());
+    Progress::callback(move |event| match event {
+        ProgressEvent::EngineFailed {
+            engine, message, ..
+        } => {
+            let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+            if seen.insert(engine.clone()) {
+                eprintln!("· {engine} failed: {}", clip(message, 140));
+            }
+        }
+        ProgressEvent::DeadlineReached { deadline_ms, .. } => {
+            eprintln!("· search deadline of {deadline_ms} ms reached; using what arrived")
+        }
+        _ => {}
+    })
+}
+
+/// The environment-variable prefix of a vendor label (`grok` → `GROK`,
+/// `my-llm` → `MY_LLM`).
+fn env_prefix(vendor: &str) -> Result<String, String> {
+    let ok = !vendor.is_empty()
+        && vendor
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !ok {
+        return Err(format!(
+            "--vendor {vendor:?} is not a vendor label: use letters, digits, '-' or '_' (e.g. grok, chatgpt, gemini)"
+        ));
+    }
+    Ok(vendor.to_ascii_uppercase().replace('-', "_"))
+}
+
+/// Deep escalation for `vendor`, configured the way the Grok engine is:
+/// `<VENDOR>_API_URL` (required), `<VENDOR>_API_KEY` (sent when set),
+/// `<VENDOR>_MODEL` (required, except `grok`, whose default model is used).
+fn deep_escalation(
+    vendor: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<DeepEscalation, String> {
+    let prefix = env_prefix(vendor)?;
+    let var = |suffix: &str| format!("{prefix}_{suffix}");
+    let url = lookup(&var("API_URL")).ok_or_else(|| {
+        format!(
+            "--deep needs an OpenAI-compatible endpoint for {vendor}: set {} (and {}, {})",
+            var("API_URL"),
+            var("API_KEY"),
+            var("MODEL")
+        )
+    })?;
+    let model = lookup(&var("MODEL"))
+        .or_else(|| (prefix == "GROK").then(|| GrokEngine::DEFAULT_MODEL.to_string()))
+        .ok_or_else(|| {
+            format!(
+                "--deep --vendor {vendor} needs a model: set {}",
+                var("MODEL")
+            )
+        })?;
+    let mut builder = ChatClient::builder().base_url(url).model(model);
+    if let Some(key) = lookup(&var("API_KEY")) {
+        builder = builder.api_key(key);
+    }
+    let client = builder
+        .build()
+        .map_err(|e| format!("cannot configure deep escalation ({vendor}): {e}"))?;
+    Ok(DeepEscalation::new(client, vendor))
+}
+
+// ---------------------------------------------------------------- the steps
+
+fn run_plan(args: PlanStepArgs) -> CmdResult {
+    let mut options = PlanOptions::new();
+    if let Some(intent) = args.intent {
+        options = options.with_intent(intent);
+    }
+    let plan = research::plan_with(&args.question, &options).map_err(|e| e.to_string())?;
+    print_json(&plan)
+}
+
+fn run_normalize(args: NormalizeArgs) -> CmdResult {
+    let (label, text) = read_inputs(&[&args.file])?.remove(0);
+    check_json(&label, &text)?;
+    let results = research::normalize_results(&text, &args.query, args.backend.as_deref());
+    for w in &results.warnings {
+        eprintln!("ferret: warning: {w}");
+    }
+    print_json(&results)
+}
+
+async fn run_enrich(args: EnrichArgs) -> CmdResult {
+    let mut inputs = read_inputs(&[&args.plan, &args.results])?.into_iter();
+    let (plan_label, plan_text) = inputs.next().unwrap_or_default();
+    let (results_label, results_text) = inputs.next().unwrap_or_default();
+    let plan = read_plan(&plan_label, &plan_text)?;
+    let results = read_results(&results_label, &results_text, &plan.query)?;
+    let options = EnrichOptions::new()
+        .with_browser(args.browser)
+        .with_max_results(usize::from(args.max_results))
+        .with_text(args.text);
+    let fetch = crate::setup::fetcher(args.browser)?;
+    let enrichment = research::enrich_fetch(&fetch.fetcher, &plan, &results, &options).await;
+    fetch.shutdown().await;
+    print_json(&enrichment.map_err(|e| e.to_string())?)
+}
+
+fn run_browse_plan(args: BrowsePlanArgs) -> CmdResult {
+    let mut inputs = read_inputs(&[&args.plan, &args.enrichment])?.into_iter();
+    let (plan_label, plan_text) = inputs.next().unwrap_or_default();
+    let (enrichment_label, enrichment_text) = inputs.next().unwrap_or_default();
+    let plan = read_plan(&plan_label, &plan_text)?;
+    let enrichment: Enrichment = read_document(
+        &enrichment_label,
+        &enrichment_text,
+        ENRICHMENT_SCHEMA,
+        "enrichment",
+    )?;
+    let browse = research::browse_plan(&plan, &enrichment, &BrowsePlanOptions::default());
+    debug_assert_eq!(browse.schema, BROWSE_PLAN_SCHEMA);
+    print_json(&browse)
+}
+
+// ---------------------------------------------------------------- inputs
+
+fn read_stdin() -> Result<String, String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    Ok(text)
+}
+
+/// Reads each path (`-`: stdin, at most once) as `(label, text)`.
+fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, String> {
+    if paths.iter().filter(|p| **p == "-").count() > 1 {
+        return Err("only one input can be read from stdin (-); give the others as files".into());
+    }
+    paths
+        .iter()
+        .map(|p| {
+            if *p == "-" {
+                Ok(("stdin".to_string(), read_stdin()?))
+            } else {
+                std::fs::read_to_string(p)
+                    .map(|t| (p.to_string(), t))
+                    .map_err(|e| format!("cannot read {p}: {e}"))
+            }
+        })
+        .collect()
+}
+
+/// The text parsed as JSON, or a one-line error naming `label`. Empty
+/// input is allowed (it holds no rows).
+fn check_json(label: &str, text: &str) -> Result<Option<Value>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str(text)
+        .map(Some)
+        .map_err(|e| format!("{label} is not JSON: {e}"))
+}
+
+/// Candidates from `text`: result rows, a `ferret.results.v1` envelope or
+/// a `ferret.search.v1` response. Not JSON, or another Ferret schema, is an
+/// error; empty input is no candidates (with a warning).
+fn read_results(label: &str, text: &str, query: &str) -> Result<NormalizedResults, String> {
+    let value = check_json(label, text)?;
+    if let Some(schema) = value
+        .as_ref()
+        .and_then(|v| v.get("schema"))
+        .and_then(Value::as_str)
+        && schema != RESULTS_SCHEMA
+        && schema != SEARCH_SCHEMA
+    {
+        return Err(format!(
+            "{label} is a {schema} document; expected result rows, a {RESULTS_SCHEMA} envelope or a {SEARCH_SCHEMA} response"
+        ));
+    }
+    let results = NormalizedResults::from_json(text, query).map_err(|e| format!("{label}: {e}"))?;
+    for w in &results.warnings {
+        eprintln!("ferret: warning: {label}: {w}");
+    }
+    Ok(results)
+}
+
+/// A plan from `text`: a `ferret.plan.v1` document, or the plan inside a
+/// `ferret.research.v1` report.
+fn read_plan(label: &str, text: &str) -> Result<Plan, String> {
+    read_document(label, text, PLAN_SCHEMA, "plan")
+}
+
+/// A `schema` document from `text` (or the `field` of a
+/// `ferret.research.v1` report), with a one-line error naming `label` when
+/// it is not JSON, of another schema, or does not fit.
+fn read_document<T: DeserializeOwned>(
+    label: &str,
+    text: &str,
+    schema: &str,
+    field: &str,
+) -> Result<T, String> {
+    let value = check_json(label, text)?.ok_or_else(|| format!("{label} is empty"))?;
+    let found = value.get("schema").and_then(Value::as_str);
+    let doc = match found {
+        Some(s) if s == schema => value,
+        Some(RESEARCH_SCHEMA) => value
+            .get(field)
+            .cloned()
+            .ok_or_else(|| format!("{label} is a {RESEARCH_SCHEMA} report without its {field}"))?,
+        Some(other) => {
+            return Err(format!("{label} is a {other} document; expected {schema}"));
+        }
+        None => {
+            return Err(format!(
+                "{label} has no \"schema\" field; expected a {schema} document"
+            ));
+        }
+    };
+    serde_json::from_value(doc).map_err(|e| format!("{label} does not fit {schema}: {e}"))
+}
+
+// ---------------------------------------------------------------- output
+
+fn print_report(r: &ResearchReport) {
+    let ledger = &r.enrichment.ledger;
+    let mandatory = ledger.constraints.iter().filter(|c| c.mandatory).count();
+    let supported = ledger
+        .constraints
+        .iter()
+        .filter(|c| c.mandatory && c.status.is_supported())
+        .count();
+    say!("{}", r.query);
+    say!(
+        "evidence: {} — {}",
+        r.evidence_status.as_str(),
+        r.agent_action
+    );
+    say!(
+        "ledger:   {} ({supported}/{mandatory} mandatory constraint{} supported by fetched pages; {} page{} read; {} ms)",
+        ledger.status.as_str(),
+        if mandatory == 1 { "" } else { "s" },
+        ledger.pages_read,
+        if ledger.pages_read == 1 { "" } else { "s" },
+        r.elapsed_ms
+    );
+    say!();
+    if ledger.constraints.is_empty() {
+        say!("constraints: none planned");
+    } else {
+        say!("constraints:");
+    }
+    for c in &ledger.constraints {
+        let status = match c.status {
+            ConstraintStatus::Supported => "supported",
+            ConstraintStatus::Weak => "weak",
+            ConstraintStatus::Pending => "pending",
+        };
+        let mut marks = Vec::new();
+        if !c.mandatory {
+            marks.push("optional");
+        }
+        if ledger.anchor.as_deref() == Some(c.id.as_str()) {
+            marks.push("anchor");
+        }
+        if c.contested {
+            marks.push("contested");
+        }
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", marks.join(", "))
+        };
+        say!("  {:<3} {status:<9} {}{marks}", c.id, clip(&c.text, 100));
+        if let Some(e) = c.evidence.first() {
+            say!("      \"{}\"", e.quote.text);
+            let more = if c.evidence.len() > 1 {
+                format!(" (+{} more page(s))", c.evidence.len() - 1)
+            } else {
+                String::new()
+            };
+            say!("      — {}{more}", e.url);
+        }
+    }
+    say!();
+
+    let candidates = &r.enrichment.candidates;
+    if candidates.is_empty() {
+        say!("candidates: none fetched ({} found)", r.search.results);
+    } else {
+        say!(
+            "candidates ({} fetched of {} found):",
+            candidates.len(),
+            r.search.results
+        );
+        say!(
+            "  {:>4}  {:<10} {:<15} {:<9} url",
+            "rank",
+            "verdict",
+            "source",
+            "supports"
+        );
+        for c in candidates {
+            let verdict = c.verdict.map(|v| v.as_str()).unwrap_or("unknown");
+            let source = c.source.map(|s| s.as_str()).unwrap_or("unknown");
+            let supports = if c.constraint_ids.is_empty() {
+                "-".to_string()
+            } else {
+                c.constraint_ids.join(",")
+            };
+            say!(
+                "  {:>4}  {verdict:<10} {source:<15} {supports:<9} {}",
+                c.rank,
+                c.final_url
+            );
+            if let Some(e) = &c.error {
+                say!("        {}", clip(e, 140));
+            }
+        }
+    }
+    for s in &r.enrichment.skipped {
+        say!(
+            "  skipped #{} {} ({})",
+            s.rank,
+            s.url,
+            serde_json::to_value(s.reason)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        );
+    }
+    say!();
+
+    if r.escalation.needed {
+        say!(
+            "escalation: {} browser action{} planned{}",
+            r.escalation.total_actions,
+            if r.escalation.total_actions == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if r.escalation.total_actions > r.escalation.actions.len() {
+                format!(
+                    " (first {} shown; all in --json browse_plan)",
+                    r.escalation.actions.len()
+                )
+            } else {
+                String::new()
+            }
+        );
+        for a in &r.escalation.actions {
+            let reasons: Vec<&str> = a.reasons.iter().map(|x| x.as_str()).collect();
+            say!(
+                "  {:<6} #{} {} — {}",
+                serde_json::to_value(a.priority)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                a.rank,
+                a.url,
+                reasons.join(", ")
+            );
+            if let Some(cmd) = a.commands.first() {
+                say!("         run: {cmd}");
+            }
+        }
+    } else {
+        say!("escalation: none needed");
+    }
+    if let Some(d) = &r.deep {
+        say!();
+        say!("deep ({}, {}):", d.vendor, d.model);
+        match (&d.text, &d.error) {
+            (Some(text), _) => {
+                say!("  {}", clip(text, 600));
+                if !d.urls.is_empty() {
+                    say!("  cites: {}", d.urls.join(", "));
+                }
+            }
+            (None, Some(e)) => say!("  no text: {}", clip(e, 200)),
+            (None, None) => say!("  no text"),
+        }
+    }
+    if !r.caveats.is_empty() {
+        say!();
+        say!("caveats:");
+        for c in &r.caveats {
+            say!("  - {c}");
+        }
+    }
+    let mut warnings: Vec<&String> = r.search.warnings.iter().collect();
+    warnings.extend(&r.enrichment.warnings);
+    for w in warnings.into_iter().filter(|w| !w.contains(": off (")) {
+        say!("warning: {w}");
+    }
+    if !r.search.dropped.is_empty() {
+        say!("dropped rows: {}", r.search.dropped.len());
+    }
+    say!("note: only fetched page text supports a constraint; titles and snippets never do.");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vendor_labels_map_to_env_prefixes() {
+        assert_eq!(env_prefix("grok").unwrap(), "GROK");
+        assert_eq!(env_prefix("my-llm").unwrap(), "MY_LLM");
+        assert!(env_prefix("a b").is_err());
+        assert!(env_prefix("").is_err());
+    }
+
+    #[test]
+    fn deep_needs_an_endpoint_and_a_model() {
+        let none = |_: &str| None;
+        let err = deep_escalation("grok", none).unwrap_err();
+        assert!(err.contains("GROK_API_URL"), "{err}");
+        let url_only = |k: &str| (k == "CHATGPT_API_URL").then(|| "http://127.0.0.1:9/v1".into());
+        let err = deep_escalation("chatgpt", url_only).unwrap_err();
+        assert!(err.contains("CHATGPT_MODEL"), "{err}");
+        let grok = |k: &str| (k == "GROK_API_URL").then(|| "http://127.0.0.1:9/v1".into());
+        let deep = deep_escalation("grok", grok).unwrap();
+        assert_eq!(deep.vendor(), "grok");
+        assert_eq!(deep.client().model(), GrokEngine::DEFAULT_MODEL);
+    }
+}
