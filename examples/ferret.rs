@@ -19,6 +19,8 @@ mod check_url;
 mod evidence;
 #[path = "cli/index.rs"]
 mod index;
+#[path = "cli/merge.rs"]
+mod merge;
 #[path = "cli/output.rs"]
 mod output;
 #[path = "cli/plan.rs"]
@@ -67,6 +69,8 @@ enum Command {
     Index(index::IndexArgs),
     /// Drive headless Chromium: status, search, fetch, act, api, login.
     Browser(browser::BrowserArgs),
+    /// Merge public and login-partition results, keeping them apart (ferret.merge.v1).
+    Merge(merge::MergeArgs),
     /// Pro mode: the gate for logged-in browser sessions.
     Pro(browser::ProArgs),
     /// Site skills: validated site packages run in the browser.
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
             Command::Research(args) => research::run(args).await,
             Command::Index(args) => index::run(args).await,
             Command::Browser(args) => browser::run(args).await,
+            Command::Merge(args) => merge::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,
             Command::Skills(args) => skills::run(args).await,
         }

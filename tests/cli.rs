@@ -824,3 +824,67 @@ fn refs_reads_a_thread_from_the_github_api() {
     }
     assert!(v["warnings"].to_string().contains("timeline"), "{v}");
 }
+
+#[test]
+fn merge_keeps_public_and_login_results_apart_and_flags_conflicts() {
+    // The public side is what `ferret search --json` prints.
+    let rows = r#"{"results": [
+        {"url": "https://docs.rs/tokio?utm_source=x#top", "title": "tokio - Rust", "snippet": "An async runtime", "engine": "brave", "rank": 1},
+        {"url": "https://tokio.rs/", "title": "Tokio", "snippet": "Reliable network applications", "engine": "brave", "rank": 2}
+    ]}"#;
+    let home = tempfile_dir();
+    let searched = run_in(
+        &home,
+        &["search", "tokio", "--stdin-results", "--json"],
+        Some(rows),
+    );
+    assert!(searched.status.success());
+    let public = home.join("public.json");
+    std::fs::write(&public, &searched.stdout).unwrap();
+    // The login side: a bare array, read as the login partition.
+    let login = home.join("login.json");
+    std::fs::write(
+        &login,
+        r#"[{"url": "https://docs.rs/tokio", "title": "tokio (members only)", "snippet": "Seen while signed in"},
+            {"url": "https://intranet.example.com/wiki/tokio", "title": "Team notes", "snippet": "internal"}]"#,
+    )
+    .unwrap();
+    let (p, l) = (public.to_str().unwrap(), login.to_str().unwrap());
+
+    let out = run_in(
+        &home,
+        &["merge", "--public", p, "--login", l, "--json"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.merge.v1");
+    assert_eq!(v["isolation"]["login_cache_eligible"], false);
+    let items = v["items"].as_array().unwrap();
+    assert_eq!(items.len(), 4, "every item of both sides is kept: {v}");
+    let dual: Vec<&Value> = items.iter().filter(|i| i["dual_sourced"] == true).collect();
+    assert_eq!(dual.len(), 2, "docs.rs/tokio from both sides: {v}");
+    assert_eq!(v["conflicts"].as_array().unwrap().len(), 1);
+    for item in items {
+        let login_item = item["side"] == "login";
+        assert_eq!(item["provenance"]["cache_eligible"], !login_item, "{item}");
+    }
+
+    // People get a readable summary; a missing file is one line and exit 1.
+    let human = run_in(&home, &["merge", "--public", p, "--login", l], None);
+    assert!(human.status.success());
+    assert!(String::from_utf8_lossy(&human.stdout).contains("on both sides"));
+    let missing = run_in(
+        &home,
+        &["merge", "--public", p, "--login", "/nonexistent.json"],
+        None,
+    );
+    assert_eq!(missing.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("nonexistent.json"), "{err}");
+}
