@@ -1079,3 +1079,67 @@ fn usage_errors_exit_2() {
         );
     }
 }
+
+// ------------------------------------------------------------ the library API
+
+/// The code docs/research.md shows, run against the local web: the facade's
+/// `Ferret::research` over a searcher, and `run_with_results` over rows.
+#[tokio::test]
+async fn the_library_api_of_the_guide_runs_the_loop() {
+    use ferret::Ferret;
+    use ferret::core::EngineHit;
+    use ferret::core::guard::UrlGuard;
+    use ferret::core::testing::StaticEngine;
+    use ferret::evidence::fetch::{BrowserMode, Fetcher};
+    use ferret::evidence::research::{
+        EvidenceStatus, Research, ResearchOptions, normalize_results,
+    };
+
+    let web = LocalWeb::start("unused");
+    let (ferry, capacity) = (web.url("/harbor/ferry"), web.url("/harbor/capacity"));
+    // The guide's engines come from the environment; here, one static engine.
+    let engine = StaticEngine::with_hits(
+        "static",
+        vec![
+            EngineHit::new(1, ferry.clone(), "Harbor 9 ferry", "propulsion"),
+            EngineHit::new(2, capacity.clone(), "Harbor 9 capacity", "decks"),
+        ],
+    );
+    let ferret = Ferret::builder().engine(engine).build().unwrap();
+    // The guide's guard is the default one; loopback must be allowed here.
+    let fetcher = Fetcher::builder()
+        .guard(UrlGuard::default().allow_private(true))
+        .browser_mode(BrowserMode::Never)
+        .build()
+        .unwrap();
+
+    // From the guide: search, fetch, ledger, decision.
+    let research = ferret.research(fetcher.clone()).build();
+    let options = ResearchOptions::new()
+        .with_browser(BrowserMode::Never)
+        .with_max_results(5);
+    let report = research.run(QUESTION, &options).await.unwrap();
+    assert_eq!(report.evidence_status, EvidenceStatus::Sufficient);
+    assert_eq!(report.search.backend, "ferret-search");
+    let mut quoted = 0;
+    for c in &report.enrichment.ledger.constraints {
+        for e in &c.evidence {
+            assert!(e.url == ferry || e.url == capacity, "{}", e.url);
+            quoted += 1;
+        }
+    }
+    assert!(quoted >= 2);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["schema"], "ferret.research.v1");
+
+    // From the guide: the caller's own rows, nothing searched.
+    let rows_json = rows(&[(&ferry, "", ""), (&capacity, "", "")]);
+    let results = normalize_results(&rows_json, QUESTION, Some("my-search"));
+    let report = Research::builder(fetcher)
+        .build()
+        .run_with_results(QUESTION, results, &options)
+        .await
+        .unwrap();
+    assert_eq!(report.evidence_status, EvidenceStatus::Sufficient);
+    assert_eq!(report.search.backend, "my-search");
+}

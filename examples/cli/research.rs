@@ -557,7 +557,8 @@ fn print_report(r: &ResearchReport) {
         };
         say!("  {:<3} {status:<9} {}{marks}", c.id, clip(&c.text, 100));
         if let Some(e) = c.evidence.first() {
-            say!("      \"{}\"", e.quote.text);
+            // Whitespace collapsed for display; the JSON keeps the verbatim slice.
+            say!("      \"{}\"", clip(&e.quote.text, 240));
             let more = if c.evidence.len() > 1 {
                 format!(" (+{} more page(s))", c.evidence.len() - 1)
             } else {
@@ -578,7 +579,7 @@ fn print_report(r: &ResearchReport) {
             r.search.results
         );
         say!(
-            "  {:>4}  {:<10} {:<15} {:<9} url",
+            "  {:>4}  {:<16} {:<15} {:<9} url",
             "rank",
             "verdict",
             "source",
@@ -593,7 +594,7 @@ fn print_report(r: &ResearchReport) {
                 c.constraint_ids.join(",")
             };
             say!(
-                "  {:>4}  {verdict:<10} {source:<15} {supports:<9} {}",
+                "  {:>4}  {verdict:<16} {source:<15} {supports:<9} {}",
                 c.rank,
                 c.final_url
             );
