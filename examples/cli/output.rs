@@ -60,6 +60,13 @@ pub fn clap_error(e: clap::Error) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(" ");
             let line = flat.trim_start_matches("error:").trim();
+            // clap's own hint ("For more information, try '--help'.") is
+            // replaced by ours.
+            let line = line
+                .split("For more information, try")
+                .next()
+                .unwrap_or(line)
+                .trim();
             let line = if line.is_empty() {
                 "invalid arguments"
             } else {

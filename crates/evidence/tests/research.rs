@@ -534,6 +534,41 @@ async fn local_index_hits_are_read_from_their_files_or_skipped() {
 }
 
 #[tokio::test]
+async fn a_local_document_that_does_not_support_the_question_gets_no_browser_action() {
+    let dir = std::env::temp_dir().join(format!("ferret-research-local-nb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lumen.html");
+    std::fs::write(
+        &file,
+        article(
+            "Garden notes",
+            "2026-01-05",
+            &["Tomatoes need sun and water every day of the summer."],
+        ),
+    )
+    .unwrap();
+    let local_url = "https://local.invalid/home/me/notes/lumen.html";
+    let research = Research::builder(fetcher())
+        .local_documents(Arc::new(OneFile(file.clone())))
+        .build();
+    let report = run_rows(&research, &[(local_url, "notes", "")], &options()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(report.enrichment.candidates.len(), 1);
+    assert!(!report.enrichment.ledger.ready);
+    // A browser cannot read a file on disk any better than the reader did.
+    assert!(
+        report
+            .browse_plan
+            .actions
+            .iter()
+            .all(|a| a.url != local_url),
+        "{:#?}",
+        report.browse_plan.actions
+    );
+    assert_eq!(report.evidence_status, EvidenceStatus::Insufficient);
+}
+
+#[tokio::test]
 async fn fetches_run_concurrently_within_the_bound_and_keep_rank_order() {
     let web = LocalWeb::start().await;
     let research = Research::builder(fetcher()).build();

@@ -254,6 +254,14 @@ fn commands(url: &str, reasons: &[BrowseReason]) -> Vec<String> {
     out
 }
 
+/// Whether `url` names a local-index document (`https://local.invalid/…`).
+fn is_local_document(url: &str) -> bool {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(|h| h == super::enrich::LOCAL_HOST))
+        .unwrap_or(false)
+}
+
 /// Seed 003's `research browse-plan`: the browser actions `enrichment`
 /// calls for (see the module docs).
 pub fn browse_plan(
@@ -275,6 +283,9 @@ pub fn browse_plan(
         enrichment
             .candidates
             .iter()
+            // A local-index document is read from disk: a browser cannot
+            // fetch it any better.
+            .filter(|candidate| !is_local_document(&candidate.url))
             .filter_map(|candidate| {
                 let reasons = reasons_for(&hints, enrichment, candidate, &pending);
                 if reasons.is_empty() {
