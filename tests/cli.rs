@@ -9,58 +9,16 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn ferret_bin() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    let bin = profile_dir.join("examples").join("ferret");
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo build --example ferret`",
-        bin.display()
-    );
-    bin
-}
-
-/// Variables that would make a test reach a real service.
-const NETWORK_VARS: &[&str] = &[
-    "BRAVE_API_KEY",
-    "EXA_API_KEY",
-    "TAVILY_API_KEY",
-    "GROK_API_URL",
-    "GROK_API_KEY",
-    "SEARXNG_URL",
-    "GITHUB_TOKEN",
-    "FERRET_REDIS_URL",
-    "FERRET_CDP_URL",
-];
-
-/// Point every keyless engine at a closed loopback port, so a test that
-/// searches exercises the "unreachable engine" path without leaving the
-/// machine.
-const UNREACHABLE: &[(&str, &str)] = &[
-    ("DUCKDUCKGO_API_BASE", "http://127.0.0.1:9"),
-    ("BING_API_BASE", "http://127.0.0.1:9"),
-    ("WIKIPEDIA_API_BASE", "http://127.0.0.1:9"),
-    ("GITHUB_API_BASE", "http://127.0.0.1:9"),
-];
+#[path = "support/process.rs"]
+mod process;
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
     run_in(&tempfile_dir(), args, stdin)
 }
 
 fn run_in(home: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(ferret_bin());
-    for var in NETWORK_VARS {
-        cmd.env_remove(var);
-    }
-    cmd.envs(UNREACHABLE.iter().copied());
+    let mut cmd = process::hermetic_command(home);
     cmd.args(args)
-        .env("FERRET_HOME", home)
-        .env_remove("FERRET_ALLOW_PRIVATE_URLS")
-        .env_remove("FERRET_STRICT_SSRF")
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -81,16 +39,7 @@ fn run_in(home: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Output 
 }
 
 fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ferret-cli-test-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    process::temp_dir("cli-test")
 }
 
 fn json(out: &Output) -> Value {
@@ -490,7 +439,7 @@ fn browser_fetch_renders_text_that_javascript_inserts() {
     );
     let url = format!("http://127.0.0.1:{port}/");
     let home = tempfile_dir();
-    let mut cmd = Command::new(ferret_bin());
+    let mut cmd = Command::new(process::ferret_bin());
     let out = cmd
         .args(["browser", "fetch", &url, "--json"])
         .env("FERRET_HOME", &home)
@@ -515,7 +464,7 @@ fn browser_fetch_renders_text_that_javascript_inserts() {
     assert_eq!(v["runtime"], "chromium-managed");
 
     // Without the allow-private switch the guard refuses the same page.
-    let out = Command::new(ferret_bin())
+    let out = Command::new(process::ferret_bin())
         .args(["browser", "fetch", &url])
         .env("FERRET_HOME", &home)
         .env_remove("FERRET_ALLOW_PRIVATE_URLS")
@@ -636,7 +585,7 @@ fn verify_judges_a_local_page_and_the_guard_blocks_it_without_the_switch() {
     let port = serve_once_forever(ARTICLE);
     let url = format!("http://127.0.0.1:{port}/article");
     let home = tempfile_dir();
-    let out = Command::new(ferret_bin())
+    let out = Command::new(process::ferret_bin())
         .args(["verify", &url, "--browser", "never", "--json"])
         .env("FERRET_HOME", &home)
         .env("FERRET_ALLOW_PRIVATE_URLS", "1")
@@ -653,7 +602,7 @@ fn verify_judges_a_local_page_and_the_guard_blocks_it_without_the_switch() {
     assert_eq!(v["chrome_used"], false);
     assert!(v["text_excerpt"].as_str().unwrap().chars().count() <= 1200);
 
-    let out = Command::new(ferret_bin())
+    let out = Command::new(process::ferret_bin())
         .args(["verify", &url, "--browser", "never", "--json"])
         .env("FERRET_HOME", &home)
         .env_remove("FERRET_ALLOW_PRIVATE_URLS")
@@ -789,7 +738,7 @@ fn refs_reads_a_thread_from_the_github_api() {
     }
     let port = serve_routes(github);
     let home = tempfile_dir();
-    let out = Command::new(ferret_bin())
+    let out = Command::new(process::ferret_bin())
         .args(["refs", "https://github.com/acme/widgets/issues/7", "--json"])
         .env("FERRET_HOME", &home)
         .env("FERRET_ALLOW_PRIVATE_URLS", "1")

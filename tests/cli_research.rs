@@ -15,7 +15,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -26,45 +26,8 @@ const QUESTION: &str =
 
 // ------------------------------------------------------------ the binary
 
-fn ferret_bin() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    let bin = profile_dir.join("examples").join("ferret");
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo build --example ferret`",
-        bin.display()
-    );
-    bin
-}
-
-/// Variables that would make a test reach a real service.
-const NETWORK_VARS: &[&str] = &[
-    "BRAVE_API_KEY",
-    "EXA_API_KEY",
-    "TAVILY_API_KEY",
-    "GROK_API_URL",
-    "GROK_API_KEY",
-    "GROK_MODEL",
-    "CHATGPT_API_URL",
-    "SEARXNG_URL",
-    "GITHUB_TOKEN",
-    "FERRET_REDIS_URL",
-    "FERRET_CDP_URL",
-    "FERRET_ALLOW_PRIVATE_URLS",
-    "FERRET_STRICT_SSRF",
-];
-
-/// Keyless engines at a closed loopback port.
-const UNREACHABLE: &[(&str, &str)] = &[
-    ("DUCKDUCKGO_API_BASE", "http://127.0.0.1:9"),
-    ("BING_API_BASE", "http://127.0.0.1:9"),
-    ("WIKIPEDIA_API_BASE", "http://127.0.0.1:9"),
-    ("GITHUB_API_BASE", "http://127.0.0.1:9"),
-];
+#[path = "support/process.rs"]
+mod process;
 
 /// One invocation: arguments, stdin, extra environment.
 struct Run<'a> {
@@ -105,13 +68,8 @@ impl<'a> Run<'a> {
     }
 
     fn output(self) -> Output {
-        let mut cmd = Command::new(ferret_bin());
-        for var in NETWORK_VARS {
-            cmd.env_remove(var);
-        }
-        cmd.envs(UNREACHABLE.iter().copied())
-            .env("FERRET_HOME", &self.home)
-            .env("FERRET_NO_CACHE", "1")
+        let mut cmd = process::hermetic_command(&self.home);
+        cmd.env("FERRET_NO_CACHE", "1")
             .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
             .args(&self.args)
             .stdin(if self.stdin.is_some() {
@@ -135,18 +93,7 @@ impl<'a> Run<'a> {
 }
 
 fn temp_dir() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ferret-cli-research-{}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    process::temp_dir("cli-research")
 }
 
 fn stderr(out: &Output) -> String {
