@@ -837,3 +837,55 @@ fn merge_keeps_public_and_login_results_apart_and_flags_conflicts() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("nonexistent.json"), "{err}");
 }
+
+#[test]
+fn search_present_lists_few_results_and_groups_many_by_theme() {
+    // Three results: listed, each with its sources and score.
+    let few = r#"[
+        {"url": "https://docs.rs/tokio", "title": "tokio async runtime", "snippet": "Rust async runtime", "engine": "brave", "rank": 1},
+        {"url": "https://tokio.rs/", "title": "Tokio", "snippet": "Reliable async apps", "engine": "brave", "rank": 2},
+        {"url": "https://github.com/tokio-rs/tokio", "title": "tokio-rs/tokio", "snippet": "A runtime for async Rust", "engine": "exa", "rank": 1}
+    ]"#;
+    let out = run(
+        &["search", "tokio", "--stdin-results", "--present", "--json"],
+        Some(few),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.presentation.v1");
+    assert_eq!(v["layout"], "list", "{v}");
+    assert_eq!(v["results"].as_array().unwrap().len(), 3);
+
+    // Ten results on two topics: grouped by theme, nothing dropped.
+    let mut rows = Vec::new();
+    for i in 0..5 {
+        rows.push(format!(
+            r#"{{"url": "https://bench{i}.example.com/a", "title": "Tokio benchmark throughput latency {i}", "snippet": "throughput latency benchmark numbers", "engine": "brave", "rank": {}}}"#,
+            i + 1
+        ));
+        rows.push(format!(
+            r#"{{"url": "https://guide{i}.example.org/b", "title": "Tokio tutorial spawning tasks {i}", "snippet": "tutorial spawning tasks channels", "engine": "exa", "rank": {}}}"#,
+            i + 1
+        ));
+    }
+    let many = format!("[{}]", rows.join(","));
+    let out = run(
+        &["search", "tokio", "--stdin-results", "--present", "--json"],
+        Some(&many),
+    );
+    let v = json(&out);
+    assert_eq!(v["layout"], "themes", "{v}");
+    assert_eq!(v["results"].as_array().unwrap().len(), 10);
+    assert!(v["themes"].as_array().unwrap().len() >= 2, "{v}");
+    // People get the Markdown sources block.
+    let human = run(
+        &["search", "tokio", "--stdin-results", "--present"],
+        Some(&many),
+    );
+    assert!(human.status.success());
+    assert!(String::from_utf8_lossy(&human.stdout).contains("https://bench0.example.com/a"));
+}

@@ -48,6 +48,12 @@ pub struct SearchArgs {
     /// Global deadline in seconds (default 20).
     #[arg(long)]
     timeout: Option<f64>,
+    /// Present the results by size (seed 001 Phase 5): up to 5 listed with
+    /// their sources and scores, 6–15 grouped by theme, more summarised as
+    /// themes plus the top 5; conflicting sources flagged. With `--json`,
+    /// prints `ferret.presentation.v1` instead of the search envelope.
+    #[arg(long)]
+    present: bool,
     /// Print the `ferret.search.v1` envelope.
     #[arg(long)]
     json: bool,
@@ -136,6 +142,18 @@ pub async fn run(args: SearchArgs) -> CmdResult {
 
     let mut response = response;
     response.warnings.extend(setup.notes);
+    if args.present {
+        use ferret::evidence::presentation::{PresentOptions, present};
+        let presentation =
+            present(&response, &PresentOptions::default()).map_err(|e| e.to_string())?;
+        if args.json {
+            return print_json(&presentation);
+        }
+        for line in presentation.to_markdown().lines() {
+            say!("{line}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.json {
         return print_json(&response);
     }
