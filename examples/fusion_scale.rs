@@ -5,6 +5,7 @@
 //! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--threads T] [--no-near-dup]
 //! (--threads: 1 = the calling thread, the default; 0 = automatic)
 //! cargo run --release --example fusion_scale -- --per-engine 50 --digest
+//! cargo run --release --example fusion_scale -- --per-engine 1250 --output-digest
 //! ```
 //!
 //! Prints one JSON line: input size, the number of distinct canonical URLs
@@ -15,7 +16,10 @@
 //! the resident set before fusing, the peak while fusing (the kernel's
 //! high-water mark, reset through `/proc/self/clear_refs` after the input is
 //! built), and the difference per input hit. `--digest` prints the input's
-//! digest instead, to check it against the Python generator.
+//! digest instead, to check it against the Python generator;
+//! `--output-digest` adds the digest of the fused output's JSON
+//! (`output_digest`), to check that a change to fusion left its output
+//! byte for byte the same.
 //! `scripts/bench-fusion` runs this at 10k, 100k and 1M hits.
 
 use std::process::ExitCode;
@@ -63,6 +67,14 @@ struct Args {
     near_dup: bool,
     digest: bool,
     threads: usize,
+    output_digest: bool,
+}
+
+/// FNV-1a over `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -72,6 +84,7 @@ fn parse_args() -> Result<Args, String> {
         near_dup: true,
         digest: false,
         threads: 1,
+        output_digest: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -87,9 +100,10 @@ fn parse_args() -> Result<Args, String> {
             "--no-near-dup" => args.near_dup = false,
             "--threads" => args.threads = value("--threads")?,
             "--digest" => args.digest = true,
+            "--output-digest" => args.output_digest = true,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; use --per-engine N [--runs R] [--threads T] [--no-near-dup] [--digest]"
+                    "unknown argument {other:?}; use --per-engine N [--runs R] [--threads T] [--no-near-dup] [--digest] [--output-digest]"
                 ));
             }
         }
@@ -136,6 +150,7 @@ fn main() -> ExitCode {
     let mut rss_before = 0;
     let mut peak = 0;
     let mut summary = (0, 0, 0, 0);
+    let mut output_digest = String::new();
     for _ in 0..args.runs {
         rss_before = status_kb("VmRSS:").unwrap_or(0);
         let peak_ok = reset_peak();
@@ -157,6 +172,10 @@ fn main() -> ExitCode {
             fused.stats.near_duplicates,
             fused.unresolvable.len(),
         );
+        if args.output_digest {
+            let json = serde_json::to_string(&fused).unwrap_or_default();
+            output_digest = format!(",\"output_digest\":\"{:016x}\"", fnv(json.as_bytes()));
+        }
         drop(fused);
     }
     let mut sorted = times.clone();
@@ -166,7 +185,7 @@ fn main() -> ExitCode {
     let times_json: Vec<String> = times.iter().map(|t| format!("{t:.1}")).collect();
     let cpu_json: Vec<String> = cpu_times.iter().map(|t| format!("{t:.0}")).collect();
     println!(
-        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"threads\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}}}",
+        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"threads\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}{output_digest}}}",
         args.per_engine,
         summary.0,
         summary.1,

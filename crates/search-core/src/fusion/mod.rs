@@ -824,7 +824,7 @@ impl<'a> BuildContext<'a> {
                 .fold(0, |f, t| f | (1 << (token_hash(t) & 63))),
             scorer: &shared.scorer,
             hosts: FxHashMap::default(),
-            builder: FingerprintBuilder::default(),
+            builder: FingerprintBuilder::for_many(),
             found: vec![false; shared.terms.len()],
             rrf_terms: Vec::new(),
         }

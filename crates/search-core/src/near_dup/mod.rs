@@ -139,6 +139,15 @@ pub struct FingerprintBuilder {
 }
 
 impl FingerprintBuilder {
+    /// A builder for many fingerprints: it memoises the hashes of short
+    /// words (see `TokenStream::with_memo`).
+    pub fn for_many() -> Self {
+        FingerprintBuilder {
+            stream: TokenStream::with_memo(),
+            ..FingerprintBuilder::default()
+        }
+    }
+
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
         self.build_visiting(title, snippet, |_| {})
@@ -466,7 +475,7 @@ fn sort_by_block<'a>(
 /// Fold near-duplicates of `results` (best first), computing fingerprints
 /// from each result's title and snippet. See the module docs.
 pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<SearchResult> {
-    let mut builder = FingerprintBuilder::default();
+    let mut builder = FingerprintBuilder::for_many();
     let fps: Vec<Fingerprint> = results
         .iter()
         .map(|r| builder.build(&r.title, &r.snippet))

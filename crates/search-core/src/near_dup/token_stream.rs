@@ -4,9 +4,14 @@
 //! keyword coverage and the SimHash; at a million hits the per-token
 //! `String`s of `tokens` were the largest cost.
 //!
-//! ASCII words are hashed byte by byte as they are scanned (lowercased on
-//! the fly) and handed out as slices of the text; words with other letters
-//! are lowercased into one reused buffer. Tests check that the tokens and
+//! ASCII text (most titles and snippets) takes a fast path: the runs of
+//! letters and digits are found eight bytes at a time as bit masks of where
+//! runs start and end, so there is no branch per byte or per word boundary;
+//! a run followed by `+ # . '` is extended by a short scan. Words are handed
+//! out as slices of the text, and the hashes of short words come from a
+//! memo (the words of search results repeat) when the stream has one.
+//! Other text is scanned char by char; words with letters beyond ASCII are
+//! lowercased into one reused buffer. Tests check that the tokens and
 //! hashes agree with `tokens` and `token_hash` on arbitrary text.
 
 use crate::tokenize::is_cjk;
@@ -68,60 +73,27 @@ impl Tok<'_> {
     }
 }
 
-/// A reusable tokenizer (it keeps one word buffer between calls).
+/// A reusable tokenizer: it keeps one word buffer and a memo of ASCII word
+/// hashes between calls.
 #[derive(Debug, Default)]
 pub(crate) struct TokenStream {
     buffer: String,
-}
-
-/// The word being read.
-#[derive(Clone, Copy)]
-struct Word {
-    start: usize,
-    /// FNV state over the lowercased bytes committed so far.
-    hash: u64,
-    /// Where a trailing run of `.`/`'` starts (not yet part of the word).
-    pending: Option<usize>,
-    /// Some ASCII letter is uppercase.
-    upper: bool,
-    /// Some letter is not ASCII (hash and text go through the buffer).
-    non_ascii: bool,
-}
-
-impl Word {
-    fn new(start: usize) -> Self {
-        Word {
-            start,
-            hash: FNV_OFFSET,
-            pending: None,
-            upper: false,
-            non_ascii: false,
-        }
-    }
-
-    /// Make a pending `.`/`'` run part of the word (a word byte follows).
-    #[inline]
-    fn commit(&mut self, bytes: &[u8], at: usize) {
-        if let Some(p) = self.pending.take() {
-            for &b in &bytes[p..at] {
-                self.hash = (self.hash ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-            }
-        }
-    }
+    memo: WordMemo,
+    /// Word starts and ends of an ASCII text, one bit per byte.
+    starts: Vec<u64>,
+    ends: Vec<u64>,
 }
 
 /// Byte classes for the ASCII fast path.
 const OTHER: u8 = 0;
-/// `a`–`z`, `0`–`9`: a word byte already lowercase.
-const PLAIN: u8 = 1;
-/// `A`–`Z`.
-const UPPER: u8 = 2;
+/// `a`–`z`, `A`–`Z`, `0`–`9`: a word byte (the first one starts a word).
+const ALNUM: u8 = 1;
 /// `+ #`: part of a word once one has started, and kept at its end.
-const KEEP: u8 = 3;
+const KEEP: u8 = 2;
 /// `. '`: part of a word once one has started, trimmed at its end.
-const TRIM: u8 = 4;
+const TRIM: u8 = 3;
 /// A byte of a non-ASCII character.
-const HIGH: u8 = 5;
+const HIGH: u8 = 4;
 
 const CLASS: [u8; 256] = {
     let mut table = [OTHER; 256];
@@ -130,10 +102,8 @@ const CLASS: [u8; 256] = {
         let c = b as u8;
         table[b] = if c >= 0x80 {
             HIGH
-        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            PLAIN
-        } else if c.is_ascii_uppercase() {
-            UPPER
+        } else if c.is_ascii_alphanumeric() {
+            ALNUM
         } else if c == b'+' || c == b'#' {
             KEEP
         } else if c == b'.' || c == b'\'' {
@@ -146,11 +116,237 @@ const CLASS: [u8; 256] = {
     table
 };
 
+/// Every byte of an ASCII word (letters, digits, `+ # . '`) lowercases by
+/// setting bit 5: only `A`–`Z` lack it.
+const LOWER_BITS: u64 = 0x2020_2020_2020_2020;
+
+/// Bit `j` set when byte `at + j` (of the eight from `at`, fewer at the
+/// end) is an ASCII letter or digit. `bytes` must be ASCII.
+#[inline]
+fn alnum_bits(bytes: &[u8], at: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = if at + 8 <= bytes.len() {
+        le_u64(bytes, at)
+    } else {
+        // Zero bytes past the end are no letters.
+        bytes[at..]
+            .iter()
+            .enumerate()
+            .fold(0, |v, (j, &c)| v | (u64::from(c) << (8 * j)))
+    };
+    // Per byte (all below 0x80, so no borrow crosses bytes): the high bit
+    // of `(b | 0x80) - n` is set when `b >= n`.
+    let xh = x | HIGH;
+    let digit = (xh - 0x30 * ONES) & !(xh - 0x3A * ONES);
+    // `| 0x20` folds `A`–`Z` onto `a`–`z` and nothing else onto them.
+    let yh = xh | (0x20 * ONES);
+    let letter = (yh - 0x61 * ONES) & !(yh - 0x7B * ONES);
+    let high_bits = (digit | letter) & HIGH;
+    // Gather the eight high bits into the low byte.
+    (high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// FNV-1a (before [`mix`]) of the first `len` bytes of the little-endian
+/// words `lo`, `hi`.
+#[inline]
+fn fnv_key(lo: u64, hi: u64, len: usize) -> u64 {
+    let mut h = FNV_OFFSET;
+    for k in 0..len {
+        let word = if k < 8 { lo } else { hi };
+        let b = (word >> (8 * (k & 7))) & 0xff;
+        h = (h ^ b).wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+/// The eight bytes at `at` as a little-endian word (`at + 8` must be in
+/// bounds).
+#[inline]
+fn le_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// `bytes[start..start + len]` (1 ≤ `len` ≤ 16) lowercased, as two
+/// little-endian words padded with zero bytes. Word bytes are never zero,
+/// so the pair identifies the word.
+#[inline]
+fn load_key(bytes: &[u8], start: usize, len: usize) -> (u64, u64) {
+    let (lo, hi) = if start + 16 <= bytes.len() {
+        // Whole words straight from the text, masked to the length below.
+        (le_u64(bytes, start), le_u64(bytes, start + 8))
+    } else {
+        // Near the end of the text: byte by byte.
+        let (mut lo, mut hi) = (0u64, 0u64);
+        for (k, &b) in bytes[start..start + len].iter().enumerate() {
+            if k < 8 {
+                lo |= u64::from(b) << (8 * k);
+            } else {
+                hi |= u64::from(b) << (8 * (k - 8));
+            }
+        }
+        (lo, hi)
+    };
+    // Masks without branches (word lengths are unpredictable).
+    let lo_mask = u64::MAX >> (64 - 8 * len.min(8));
+    let hi_mask = ((1u128 << (8 * len.saturating_sub(8))) - 1) as u64;
+    ((lo | LOWER_BITS) & lo_mask, (hi | LOWER_BITS) & hi_mask)
+}
+
+/// Hashes of ASCII words of up to 16 bytes, by their lowercased bytes: the
+/// words of search results repeat (the query's words, the language's common
+/// words), and a lookup costs less than hashing byte by byte. Direct-mapped;
+/// an entry whose `lo` is zero is empty (no word has a zero first byte).
+/// Without entries (the default) every word is hashed.
+#[derive(Debug, Default)]
+struct WordMemo {
+    entries: Vec<(u64, u64, u64)>,
+}
+
+/// Entries of the memo (16 bytes of key and 8 of hash each: 96 KiB).
+const MEMO_BITS: u32 = 12;
+
+impl WordMemo {
+    /// [`token_hash`] of the ASCII word `bytes[start..start + len]`
+    /// (lowercased).
+    #[inline]
+    fn hash(&mut self, bytes: &[u8], start: usize, len: usize) -> u64 {
+        if len > 16 {
+            let mut h = FNV_OFFSET;
+            for &b in &bytes[start..start + len] {
+                h = (h ^ u64::from(b | 0x20)).wrapping_mul(FNV_PRIME);
+            }
+            return mix(h);
+        }
+        let (lo, hi) = load_key(bytes, start, len);
+        if self.entries.is_empty() {
+            return mix(fnv_key(lo, hi, len));
+        }
+        let slot = ((lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - MEMO_BITS)) as usize;
+        let entry = &mut self.entries[slot];
+        if (entry.0 ^ lo) | (entry.1 ^ hi) == 0 {
+            return entry.2;
+        }
+        let h = mix(fnv_key(lo, hi, len));
+        *entry = (lo, hi, h);
+        h
+    }
+}
+
 impl TokenStream {
+    /// A stream that memoises the hashes of short ASCII words (worth its
+    /// 96 KiB table when many texts are tokenised).
+    pub(crate) fn with_memo() -> Self {
+        TokenStream {
+            memo: WordMemo {
+                entries: vec![(0, 0, 0); 1 << MEMO_BITS],
+            },
+            ..TokenStream::default()
+        }
+    }
+
     /// Call `f` for every token of `text`, exactly as
     /// [`crate::tokenize::tokens`] would produce them.
-    pub(crate) fn for_each(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) {
-        let mut word: Option<Word> = None;
+    pub(crate) fn for_each(&mut self, text: &str, f: impl FnMut(Tok<'_>)) {
+        if text.is_ascii() {
+            self.for_each_ascii(text, f);
+        } else {
+            self.for_each_general(text, f);
+        }
+    }
+
+    /// [`Self::for_each`] for ASCII text: the words are the runs of letters
+    /// and digits, found eight bytes at a time as bit masks of where runs
+    /// start and end (no branch per byte or per word boundary), joined
+    /// across `+ # . '` by a short scan where such a byte ends a run.
+    fn for_each_ascii(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        if n == 0 {
+            return;
+        }
+        let blocks = n.div_ceil(64);
+        self.starts.clear();
+        self.ends.clear();
+        // Whether the byte before the block is alphanumeric.
+        let mut carry = 0u64;
+        for b in 0..blocks {
+            let mut alnum = 0u64;
+            for k in 0..8 {
+                let at = b * 64 + k * 8;
+                if at >= n {
+                    break;
+                }
+                alnum |= alnum_bits(bytes, at) << (8 * k);
+            }
+            let before = (alnum << 1) | carry;
+            self.starts.push(alnum & !before);
+            self.ends.push(!alnum & before);
+            carry = alnum >> 63;
+        }
+        // A run that reaches the end of a text of whole blocks ends at `n`.
+        self.ends.push(carry);
+        let (starts, ends) = (&self.starts, &self.ends);
+        let (mut sb, mut eb) = (0usize, 0usize);
+        let (mut sm, mut em) = (starts[0], ends[0]);
+        loop {
+            while sm == 0 {
+                sb += 1;
+                if sb >= blocks {
+                    return;
+                }
+                sm = starts[sb];
+            }
+            let start = sb * 64 + sm.trailing_zeros() as usize;
+            sm &= sm - 1;
+            while em == 0 {
+                eb += 1;
+                em = ends.get(eb).copied().unwrap_or(1);
+            }
+            let run_end = eb * 64 + em.trailing_zeros() as usize;
+            em &= em - 1;
+            let mut end = run_end;
+            if run_end < n && matches!(CLASS[bytes[run_end] as usize], KEEP | TRIM) {
+                // `+ # . '` continue the word, and may join the next run
+                // of letters and digits to it (`node.js`).
+                let mut i = run_end;
+                while i < n && CLASS[bytes[i] as usize] != OTHER {
+                    if CLASS[bytes[i] as usize] != TRIM {
+                        end = i + 1;
+                    }
+                    i += 1;
+                }
+                // Skip the runs the word took in.
+                loop {
+                    while sm == 0 && sb + 1 < blocks {
+                        sb += 1;
+                        sm = starts[sb];
+                    }
+                    if sm == 0 || sb * 64 + sm.trailing_zeros() as usize >= i {
+                        break;
+                    }
+                    sm &= sm - 1;
+                    while em == 0 {
+                        eb += 1;
+                        em = ends.get(eb).copied().unwrap_or(1);
+                    }
+                    em &= em - 1;
+                }
+            }
+            f(Tok {
+                cjk: false,
+                hash: self.memo.hash(bytes, start, end - start),
+                text: &text[start..end],
+                ascii_upper: true,
+            });
+        }
+    }
+
+    /// [`Self::for_each`] for any text.
+    fn for_each_general(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) {
         // The current CJK run: where it starts, where its last char starts,
         // and how many chars it has.
         let mut run_start = 0usize;
@@ -161,51 +357,49 @@ impl TokenStream {
         let mut i = 0;
         while i < n {
             match CLASS[bytes[i] as usize] {
-                PLAIN | UPPER => {
+                ALNUM => {
                     if run_len > 0 {
                         flush_single(text, run_start, run_len, &mut f);
                         run_len = 0;
                     }
-                    let mut w = word.unwrap_or(Word::new(i));
-                    w.commit(bytes, i);
-                    // Consume the whole run of ASCII letters and digits.
-                    let mut h = w.hash;
+                    // An ASCII word: letters, digits and `+ # . '`, up to
+                    // any other byte; a trailing run of `.`/`'` is trimmed.
+                    let start = i;
+                    i += 1;
+                    let mut end = i;
                     while i < n {
-                        let b = bytes[i];
-                        match CLASS[b as usize] {
-                            PLAIN => h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME),
-                            UPPER => {
-                                w.upper = true;
-                                h = (h ^ u64::from(b | 0x20)).wrapping_mul(FNV_PRIME);
+                        match CLASS[bytes[i] as usize] {
+                            ALNUM | KEEP => {
+                                i += 1;
+                                end = i;
                             }
+                            TRIM => i += 1,
                             _ => break,
                         }
-                        i += 1;
                     }
-                    w.hash = h;
-                    word = Some(w);
-                }
-                KEEP if word.is_some() => {
-                    if let Some(w) = &mut word {
-                        w.commit(bytes, i);
-                        w.hash = (w.hash ^ u64::from(bytes[i])).wrapping_mul(FNV_PRIME);
+                    if i < n
+                        && bytes[i] >= 0x80
+                        && text[i..]
+                            .chars()
+                            .next()
+                            .is_some_and(|c| !is_cjk(c) && c.is_alphanumeric())
+                    {
+                        // A letter beyond ASCII continues the word.
+                        i = self.general_word(text, start, &mut f);
+                        continue;
                     }
-                    i += 1;
-                }
-                TRIM if word.is_some() => {
-                    if let Some(w) = &mut word {
-                        w.pending.get_or_insert(i);
-                    }
-                    i += 1;
+                    f(Tok {
+                        cjk: false,
+                        hash: self.memo.hash(bytes, start, end - start),
+                        text: &text[start..end],
+                        ascii_upper: true,
+                    });
                 }
                 HIGH => {
                     let Some(c) = text[i..].chars().next() else {
                         break;
                     };
                     if is_cjk(c) {
-                        if let Some(w) = word.take() {
-                            self.flush_word(text, w, i, &mut f);
-                        }
                         if run_len == 0 {
                             run_start = i;
                         } else {
@@ -219,28 +413,20 @@ impl TokenStream {
                         }
                         prev_start = i;
                         run_len += 1;
+                        i += c.len_utf8();
                     } else if c.is_alphanumeric() {
                         flush_single(text, run_start, run_len, &mut f);
                         run_len = 0;
-                        let mut w = word.unwrap_or(Word::new(i));
-                        w.pending = None;
-                        w.non_ascii = true;
-                        word = Some(w);
+                        i = self.general_word(text, i, &mut f);
                     } else {
-                        if let Some(w) = word.take() {
-                            self.flush_word(text, w, i, &mut f);
-                        }
                         flush_single(text, run_start, run_len, &mut f);
                         run_len = 0;
+                        i += c.len_utf8();
                     }
-                    i += c.len_utf8();
                 }
                 _ => {
-                    // Any other byte (or a joiner outside a word) ends both
-                    // the word and the CJK run.
-                    if let Some(w) = word.take() {
-                        self.flush_word(text, w, i, &mut f);
-                    }
+                    // Any other byte (or a joiner outside a word) ends the
+                    // CJK run.
                     if run_len > 0 {
                         flush_single(text, run_start, run_len, &mut f);
                         run_len = 0;
@@ -249,27 +435,29 @@ impl TokenStream {
                 }
             }
         }
-        if let Some(w) = word.take() {
-            self.flush_word(text, w, n, &mut f);
-        }
         flush_single(text, run_start, run_len, &mut f);
     }
 
-    fn flush_word(&mut self, text: &str, word: Word, end: usize, f: &mut impl FnMut(Tok<'_>)) {
-        if !word.non_ascii {
-            let end = word.pending.unwrap_or(end);
-            f(Tok {
-                cjk: false,
-                hash: mix(word.hash),
-                text: &text[word.start..end],
-                ascii_upper: word.upper,
-            });
-            return;
+    /// The word starting at `start` (an alphanumeric character) that has a
+    /// letter beyond ASCII: lowercased into the buffer char by char, its
+    /// trailing `.`/`'` trimmed (lowercasing never makes or removes them).
+    /// Returns where the word ends.
+    #[cold]
+    fn general_word(&mut self, text: &str, start: usize, f: &mut impl FnMut(Tok<'_>)) -> usize {
+        let mut end = text.len();
+        for (k, c) in text[start..].char_indices() {
+            let continues = if c.is_ascii() {
+                CLASS[c as usize] != OTHER
+            } else {
+                !is_cjk(c) && c.is_alphanumeric()
+            };
+            if !continues {
+                end = start + k;
+                break;
+            }
         }
-        // Letters beyond ASCII: lowercase into the buffer, then trim the
-        // trailing `.`/`'` (lowercasing never makes or removes them).
         self.buffer.clear();
-        for c in text[word.start..end].chars() {
+        for c in text[start..end].chars() {
             self.buffer.extend(c.to_lowercase());
         }
         let w = self.buffer.trim_end_matches(['.', '\'']);
@@ -281,6 +469,7 @@ impl TokenStream {
                 ascii_upper: false,
             });
         }
+        end
     }
 }
 
@@ -313,16 +502,57 @@ mod tests {
     use crate::tokenize::{Token, tokens};
     use proptest::prelude::*;
 
-    /// The tokens as `tokens` writes them, checking each hash on the way.
-    fn streamed(text: &str) -> Vec<Token> {
+    /// The tokens of `text` from `stream`, checking each hash on the way.
+    fn streamed_by(stream: &mut TokenStream, text: &str) -> Vec<Token> {
         let mut out = Vec::new();
-        TokenStream::default().for_each(text, |t| {
+        stream.for_each(text, |t| {
             let s = t.to_lowercase();
             assert_eq!(t.hash, token_hash(&s), "hash of {s:?} in {text:?}");
             assert!(t.eq_lower(&s));
             out.push(if t.cjk { Token::Cjk(s) } else { Token::Word(s) })
         });
         out
+    }
+
+    /// The tokens as `tokens` writes them, from a plain stream and (twice,
+    /// so the second pass reads its memo) from a memoising one.
+    fn streamed(text: &str) -> Vec<Token> {
+        let plain = streamed_by(&mut TokenStream::default(), text);
+        let mut memo = TokenStream::with_memo();
+        assert_eq!(streamed_by(&mut memo, text), plain, "memo, {text:?}");
+        assert_eq!(streamed_by(&mut memo, text), plain, "memo again, {text:?}");
+        plain
+    }
+
+    #[test]
+    fn words_across_block_boundaries() {
+        // Texts of 1–200 bytes whose words and joiners fall on every
+        // position around the 64-byte block edges.
+        let pattern = "ab c.d e+ 'f g#h. ij'k, Lm.N ";
+        for len in 1..=200 {
+            for shift in 0..pattern.len() {
+                let text: String = pattern.chars().cycle().skip(shift).take(len).collect();
+                assert_eq!(streamed(&text), tokens(&text), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_memo_keeps_words_of_every_length_apart() {
+        // Words of 1–20 bytes sharing prefixes, at the end of the text (no
+        // bytes after them to load) and inside it, in both cases.
+        let mut memo = TokenStream::with_memo();
+        for len in 1..=20 {
+            let word: String = "abcdefghijklmnopqrstuvwxyz"[..len].to_string();
+            for text in [
+                word.clone(),
+                format!("{word} tail of the text"),
+                word.to_uppercase(),
+                format!("{}. x", word.to_uppercase()),
+            ] {
+                assert_eq!(streamed_by(&mut memo, &text), tokens(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]
@@ -338,6 +568,9 @@ mod tests {
             "日本語のテキスト한국어",
             "c.+ x#. y'+ c+. A.B.",
             "abcÉ.x ÉA É.. x.É",
+            "Ab.c'D+ x9# éa é. a.é a'é",
+            "A sixteen-byte12 word, seventeenbytes17 and a much-longer-than-sixteen one",
+            "c++ a.+b x.y.z 'q' ..a a.. #a +b a#b# Z'S. 0.5 v1.2.3",
         ] {
             assert_eq!(streamed(text), tokens(text), "{text:?}");
         }
@@ -346,6 +579,14 @@ mod tests {
     proptest! {
         #[test]
         fn agrees_with_tokens(text in "[a-zA-Z0-9 .'+#,\\-_é异步编程是日本한국İ]{0,40}") {
+            prop_assert_eq!(streamed(&text), tokens(&text));
+        }
+
+        #[test]
+        fn agrees_with_tokens_on_ascii_text(
+            text in "([a-zA-Z0-9]{1,9}|[ .'+#,\\-_]{1,3}){0,60}",
+        ) {
+            // Longer than a 64-byte block, so runs cross blocks.
             prop_assert_eq!(streamed(&text), tokens(&text));
         }
 
