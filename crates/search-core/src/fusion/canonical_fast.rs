@@ -104,17 +104,28 @@ fn plain_host(host: &str) -> bool {
 }
 
 /// The canonical form of `raw` when it is a plain URL, else `None`.
+#[cfg(test)]
 pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<String> {
-    let rest = raw
+    let mut out = String::new();
+    canonical_fast_into(raw, options, &mut out).then_some(out)
+}
+
+/// [`canonical_fast`] written into `out` (cleared first); false, with `out`
+/// unspecified, when `raw` is not a plain URL.
+pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mut String) -> bool {
+    let Some(rest) = raw
         .strip_prefix("https://")
-        .or_else(|| raw.strip_prefix("http://"))?;
+        .or_else(|| raw.strip_prefix("http://"))
+    else {
+        return false;
+    };
     let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
     let (host, path) = match rest.find('/') {
         Some(i) => rest.split_at(i),
         None => (rest, ""),
     };
     if !plain_host(host) || !plain_path(path) {
-        return None;
+        return false;
     }
     let mut path = path;
     while path.len() > 1 && path.ends_with('/') {
@@ -123,7 +134,8 @@ pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<Str
     if path == "/" {
         path = "";
     }
-    let mut out = String::with_capacity(8 + host.len() + path.len());
+    out.clear();
+    out.reserve(8 + host.len() + path.len());
     out.push_str("https://");
     let host_start = out.len();
     out.push_str(host);
@@ -135,7 +147,7 @@ pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<Str
         out.replace_range(host_start..host_start + 4, "");
     }
     out.push_str(path);
-    Some(out)
+    true
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ use crate::tokenize::query_terms;
 
 mod canonical_fast;
 
-use canonical_fast::canonical_fast;
+use canonical_fast::canonical_fast_into;
 
 /// The default RRF constant `k`.
 pub const DEFAULT_RRF_K: f64 = 60.0;
@@ -502,8 +502,14 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
 
     // 1. Merge by canonical URL: a group id per resolvable hit.
     let input_hits: usize = calls.iter().map(|c| c.response.hits.len()).sum();
-    let mut index: FxHashMap<(String, bool), u32> =
-        FxHashMap::with_capacity_and_hasher(input_hits, Default::default());
+    // One map per isolation flag (the merge key's second half), looked up
+    // with a reused buffer: a key is allocated only for a new URL.
+    let mut index: [FxHashMap<String, u32>; 2] = [
+        FxHashMap::with_capacity_and_hasher(input_hits, Default::default()),
+        FxHashMap::default(),
+    ];
+    let mut n_groups = 0u32;
+    let mut buffer = String::new();
     let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(input_hits);
     let mut unresolvable = Vec::new();
     for (ci, call) in calls.iter().enumerate() {
@@ -514,11 +520,15 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             } else {
                 hit.rank
             };
-            let canonical = match canonical_fast(&hit.url, options.canonical)
-                .map_or_else(|| canonical_url(&hit.url, options.canonical), Ok)
-            {
-                Ok(c) => c,
-                Err(e) => {
+            let slow = if canonical_fast_into(&hit.url, options.canonical, &mut buffer) {
+                None
+            } else {
+                Some(canonical_url(&hit.url, options.canonical))
+            };
+            let canonical = match &slow {
+                None => buffer.as_str(),
+                Some(Ok(c)) => c.as_str(),
+                Some(Err(e)) => {
                     unresolvable.push(UnresolvableHit {
                         engine: call.engine.clone(),
                         sub_query: call.sub_query.clone(),
@@ -530,8 +540,16 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                     continue;
                 }
             };
-            let next = index.len() as u32;
-            let group = *index.entry((canonical, iso)).or_insert(next);
+            let map = &mut index[usize::from(iso)];
+            let group = match map.get(canonical) {
+                Some(&g) => g,
+                None => {
+                    let g = n_groups;
+                    map.insert(canonical.to_string(), g);
+                    n_groups += 1;
+                    g
+                }
+            };
             grouped.push((
                 group,
                 HitRef {
@@ -551,9 +569,9 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             &b.url,
         ))
     });
-    let n_groups = index.len();
+    let n_groups = n_groups as usize;
     let mut keys: Vec<String> = vec![String::new(); n_groups];
-    for ((canonical, _), id) in index {
+    for (canonical, id) in index.into_iter().flatten() {
         keys[id as usize] = canonical;
     }
     // Hits laid out group by group (a counting sort: no per-group vectors).
@@ -701,8 +719,8 @@ fn prefer_longer<'a>(current: &'a str, candidate: &'a str) -> &'a str {
     }
 }
 
-/// Authority and registrable domain of a host.
-type HostScore = (Authority, String);
+/// Authority of a host and where its registrable domain starts in it.
+type HostScore = (Authority, usize);
 
 /// What every result of one fusion needs, read-only (shared by threads).
 struct Shared<'a> {
@@ -934,12 +952,17 @@ impl<'a> BuildContext<'a> {
         // Component scores.
         let host = normalised_host_of(&canonical);
         let (authority, domain) = match self.hosts.get(host.as_ref()) {
-            Some((a, d)) => (a.clone(), d.clone()),
+            Some((a, at)) => (a.clone(), host[*at..].to_string()),
             None => {
-                let domain = registrable_domain_of_normalised(&host).to_string();
-                let a = self.scorer.score_normalised(&host, &domain);
-                self.hosts
-                    .insert(host.into_owned(), (a.clone(), domain.clone()));
+                let domain = registrable_domain_of_normalised(&host);
+                let a = self.scorer.score_normalised(&host, domain);
+                // The registrable domain is a suffix of the host: keep
+                // where it starts.
+                let domain = domain.to_string();
+                if host.ends_with(domain.as_str()) {
+                    let at = host.len() - domain.len();
+                    self.hosts.insert(host.into_owned(), (a.clone(), at));
+                }
                 (a, domain)
             }
         };

@@ -171,15 +171,7 @@ impl FingerprintBuilder {
             self.add_field(stripped, &mut |_| {});
         }
         self.add_field(snippet, &mut visit);
-        dedup_hashes(&mut self.features, &mut self.seen);
-        let n = self.features.len() as u32;
-        let counts = bit_counts(&self.features);
-        let mut simhash = 0u64;
-        for (bit, &count) in counts.iter().enumerate() {
-            if 2 * count > n {
-                simhash |= 1 << bit;
-            }
-        }
+        let (simhash, n) = simhash_of_distinct(&self.features, &mut self.seen);
         let chars = title.chars().count() + snippet.chars().count();
         Fingerprint {
             simhash,
@@ -218,31 +210,43 @@ impl FingerprintBuilder {
     }
 }
 
-/// Remove repeated values from `hashes` (keeping first occurrences), with
-/// an open-addressing table in `table` (reused between calls). A zero hash
-/// is the empty-slot marker, so a zero value is remapped to 1 first (one
-/// feature in 2^64 changes value; the SimHash does not notice).
-fn dedup_hashes(hashes: &mut Vec<u64>, table: &mut Vec<u64>) {
+/// The SimHash of the distinct values of `hashes` and their number: each
+/// value counts once (first occurrences are found with an open-addressing
+/// table in `table`, reused between calls), and bit `i` of the SimHash is
+/// set when more than half of the distinct values have it. A zero hash is
+/// the empty-slot marker, so a zero value counts as 1 (one feature in 2^64
+/// changes value; the SimHash does not notice).
+fn simhash_of_distinct(hashes: &[u64], table: &mut Vec<u64>) -> (u64, u32) {
     let size = (hashes.len() * 2).next_power_of_two().max(16);
     table.clear();
     table.resize(size, 0);
     let mask = size - 1;
-    hashes.retain_mut(|h| {
-        if *h == 0 {
-            *h = 1;
-        }
-        let mut slot = (*h as usize) & mask;
+    let mut counts = BitCounts::default();
+    for &h in hashes {
+        let h = h.max(1);
+        let mut slot = (h as usize) & mask;
         loop {
-            match table[slot] {
-                0 => {
-                    table[slot] = *h;
-                    return true;
-                }
-                v if v == *h => return false,
-                _ => slot = (slot + 1) & mask,
+            let v = table[slot];
+            if v == 0 {
+                table[slot] = h;
+                counts.add(h);
+                break;
             }
+            if v == h {
+                break;
+            }
+            slot = (slot + 1) & mask;
         }
-    });
+    }
+    let n = counts.total;
+    let counts = counts.finish();
+    let mut simhash = 0u64;
+    for (bit, &count) in counts.iter().enumerate() {
+        if 2 * count > n {
+            simhash |= 1 << bit;
+        }
+    }
+    (simhash, n)
 }
 
 /// `EXPAND[b]` has byte `i` set to bit `i` of `b`.
@@ -262,25 +266,55 @@ const EXPAND: [u64; 256] = {
     table
 };
 
-/// For each of the 64 bit positions, how many of `hashes` have it set.
-/// Counts in byte lanes (eight table additions per hash instead of 64 bit
-/// tests), spilled to the totals every 255 hashes before a lane can overflow.
-fn bit_counts(hashes: &[u64]) -> [u32; 64] {
-    let mut counts = [0u32; 64];
-    for chunk in hashes.chunks(255) {
-        let mut lanes = [0u64; 8];
-        for &h in chunk {
-            for (j, lane) in lanes.iter_mut().enumerate() {
-                *lane += EXPAND[((h >> (8 * j)) & 0xff) as usize];
-            }
-        }
-        for (j, lane) in lanes.iter().enumerate() {
-            for i in 0..8 {
-                counts[8 * j + i] += ((lane >> (8 * i)) & 0xff) as u32;
-            }
+/// For each of the 64 bit positions, how many of the added hashes have it
+/// set. Counts in byte lanes (eight table additions per hash instead of 64
+/// bit tests), spilled to the totals every 255 hashes before a lane can
+/// overflow.
+struct BitCounts {
+    lanes: [u64; 8],
+    in_lanes: u32,
+    total: u32,
+    counts: [u32; 64],
+}
+
+impl Default for BitCounts {
+    fn default() -> Self {
+        BitCounts {
+            lanes: [0; 8],
+            in_lanes: 0,
+            total: 0,
+            counts: [0; 64],
         }
     }
-    counts
+}
+
+impl BitCounts {
+    #[inline]
+    fn add(&mut self, h: u64) {
+        for (j, lane) in self.lanes.iter_mut().enumerate() {
+            *lane += EXPAND[((h >> (8 * j)) & 0xff) as usize];
+        }
+        self.in_lanes += 1;
+        self.total += 1;
+        if self.in_lanes == 255 {
+            self.spill();
+        }
+    }
+
+    fn spill(&mut self) {
+        for (j, lane) in self.lanes.iter().enumerate() {
+            for i in 0..8 {
+                self.counts[8 * j + i] += ((lane >> (8 * i)) & 0xff) as u32;
+            }
+        }
+        self.lanes = [0; 8];
+        self.in_lanes = 0;
+    }
+
+    fn finish(mut self) -> [u32; 64] {
+        self.spill();
+        self.counts
+    }
 }
 
 const CJK_TAG: u64 = 0x9E37_79B9_7F4A_7C15;
