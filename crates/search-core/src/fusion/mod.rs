@@ -609,7 +609,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
     let threads = thread_count(options.threads, n_groups);
-    let mut built: Vec<Built> = if threads <= 1 {
+    let (mut results, metas) = if threads <= 1 {
         build_groups(&shared, &mut refs, &starts, keys)
     } else {
         build_parallel(&shared, &mut refs, &starts, keys, threads)
@@ -617,27 +617,34 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     drop(refs);
 
     // 4. Final score and order.
-    let rrf_max = built
-        .iter()
-        .map(|b| b.result.scores.rrf)
-        .fold(0.0, f64::max);
+    let rrf_max = results.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
     let [wk, wf, wa] = checked.weights;
     let wsum = wk + wf + wa;
-    for b in &mut built {
-        let s = &mut b.result.scores;
+    for r in &mut results {
+        let s = &mut r.scores;
         s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / wsum;
         let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
         s.final_score = checked.share * rank_part + (1.0 - checked.share) * s.intent;
     }
-    // Sort compact keys, not the results themselves.
-    let mut order: Vec<(f64, f64, u32, u32)> = built
+    // Sort compact keys, not the results themselves. Many results tie on
+    // the scores and the best rank; the first bytes of the URL (after the
+    // scheme every canonical URL shares) settle most of those ties without
+    // reading the results.
+    let skip = if results.iter().all(|r| r.url.starts_with("https://")) {
+        "https://".len()
+    } else {
+        0
+    };
+    let mut order: Vec<(f64, f64, u32, u128, u32)> = results
         .iter()
+        .zip(&metas)
         .enumerate()
-        .map(|(i, b)| {
+        .map(|(i, (r, m))| {
             (
-                b.result.scores.final_score,
-                b.result.scores.rrf,
-                b.best_rank,
+                r.scores.final_score,
+                r.scores.rrf,
+                m.best_rank,
+                url_prefix(&r.url, skip),
                 i as u32,
             )
         })
@@ -646,19 +653,21 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         b.0.total_cmp(&a.0)
             .then_with(|| b.1.total_cmp(&a.1))
             .then_with(|| a.2.cmp(&b.2))
-            .then_with(|| compare_built(&built[a.3 as usize], &built[b.3 as usize]))
+            .then_with(|| a.3.cmp(&b.3))
+            .then_with(|| {
+                let (i, j) = (a.4 as usize, b.4 as usize);
+                compare_built(&results[i], &metas[i], &results[j], &metas[j])
+            })
     });
-    let merged = built.len();
-    let mut slots: Vec<Option<Built>> = built.into_iter().map(Some).collect();
-    let mut results = Vec::with_capacity(merged);
-    let mut fps = Vec::with_capacity(merged);
-    for (_, _, _, i) in order {
-        if let Some(b) = slots[i as usize].take() {
-            results.push(b.result);
-            fps.push(b.fingerprint);
-        }
-    }
-    drop(slots);
+    let merged = results.len();
+    // Put the results in that order in place (no second copy of them).
+    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
+    let fps: Vec<Fingerprint> = perm
+        .iter()
+        .map(|&i| metas[i as usize].fingerprint)
+        .collect();
+    drop(metas);
+    permute(&mut results, &mut perm);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -688,6 +697,12 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
 
 struct Built {
     result: SearchResult,
+    meta: Meta,
+}
+
+/// What ordering and clustering need besides a result.
+#[derive(Clone, Copy)]
+struct Meta {
     fingerprint: Fingerprint,
     best_rank: u32,
     /// Login hits that may not merge with public ones (the merge key's
@@ -695,15 +710,46 @@ struct Built {
     isolated: bool,
 }
 
-fn compare_built(a: &Built, b: &Built) -> Ordering {
-    b.result
-        .scores
+fn compare_built(a: &SearchResult, ma: &Meta, b: &SearchResult, mb: &Meta) -> Ordering {
+    b.scores
         .final_score
-        .total_cmp(&a.result.scores.final_score)
-        .then_with(|| b.result.scores.rrf.total_cmp(&a.result.scores.rrf))
-        .then_with(|| a.best_rank.cmp(&b.best_rank))
-        .then_with(|| a.result.url.cmp(&b.result.url))
-        .then_with(|| a.isolated.cmp(&b.isolated))
+        .total_cmp(&a.scores.final_score)
+        .then_with(|| b.scores.rrf.total_cmp(&a.scores.rrf))
+        .then_with(|| ma.best_rank.cmp(&mb.best_rank))
+        .then_with(|| a.url.cmp(&b.url))
+        .then_with(|| ma.isolated.cmp(&mb.isolated))
+}
+
+/// The 16 bytes of `url` from `skip` as a big-endian number, zero-padded:
+/// two URLs whose prefixes differ compare as their prefixes do.
+fn url_prefix(url: &str, skip: usize) -> u128 {
+    let mut bytes = [0u8; 16];
+    let tail = url.as_bytes().get(skip..).unwrap_or_default();
+    let n = tail.len().min(16);
+    bytes[..n].copy_from_slice(&tail[..n]);
+    u128::from_be_bytes(bytes)
+}
+
+/// Reorder `items` so that position `k` holds the item that was at
+/// `perm[k]`, by following the permutation's cycles with swaps (`perm` is
+/// used up as the visited marks).
+fn permute<T>(items: &mut [T], perm: &mut [u32]) {
+    const DONE: u32 = u32::MAX;
+    for start in 0..perm.len() {
+        if perm[start] == DONE {
+            continue;
+        }
+        let mut at = start;
+        loop {
+            let from = perm[at] as usize;
+            perm[at] = DONE;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// Longer by characters; ties go to the lexicographically smaller text.
@@ -754,15 +800,18 @@ fn build_groups(
     refs: &mut [HitRef],
     starts: &[u32],
     keys: Vec<String>,
-) -> Vec<Built> {
+) -> (Vec<SearchResult>, Vec<Meta>) {
     let mut ctx = BuildContext::new(shared);
     let base = starts.first().copied().unwrap_or(0);
-    let mut built = Vec::with_capacity(keys.len());
+    let mut results = Vec::with_capacity(keys.len());
+    let mut metas = Vec::with_capacity(keys.len());
     for (g, canonical) in keys.into_iter().enumerate() {
         let group = &mut refs[(starts[g] - base) as usize..(starts[g + 1] - base) as usize];
-        built.push(ctx.build(group, canonical));
+        let b = ctx.build(group, canonical);
+        results.push(b.result);
+        metas.push(b.meta);
     }
-    built
+    (results, metas)
 }
 
 /// [`build_groups`] over `threads` contiguous slices of the groups.
@@ -772,7 +821,7 @@ fn build_parallel(
     starts: &[u32],
     mut keys: Vec<String>,
     threads: usize,
-) -> Vec<Built> {
+) -> (Vec<SearchResult>, Vec<Meta>) {
     let n = keys.len();
     let per = n.div_ceil(threads);
     // Cut from the end so each part owns its keys and its slice of refs.
@@ -796,15 +845,19 @@ fn build_parallel(
                 scope.spawn(move || build_groups(shared, part_refs, part_starts, part_keys))
             })
             .collect();
-        let mut built = Vec::with_capacity(n);
+        let mut results = Vec::with_capacity(n);
+        let mut metas = Vec::with_capacity(n);
         for h in handles {
             match h.join() {
-                Ok(part) => built.extend(part),
+                Ok((r, m)) => {
+                    results.extend(r);
+                    metas.extend(m);
+                }
                 // A panic in a worker is a bug; re-raise it unchanged.
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        built
+        (results, metas)
     })
 }
 
@@ -1014,9 +1067,11 @@ impl<'a> BuildContext<'a> {
         };
         Built {
             result,
-            fingerprint,
-            best_rank: best.rank,
-            isolated: self.infos[best.call as usize].isolated,
+            meta: Meta {
+                fingerprint,
+                best_rank: best.rank,
+                isolated: self.infos[best.call as usize].isolated,
+            },
         }
     }
 }
