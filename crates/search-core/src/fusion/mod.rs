@@ -49,12 +49,15 @@
 //! provenance says `merge_with_public_ok: false` are not merged with
 //! anything else: they stay separate results with the same canonical URL.
 //!
-//! **Cost.** Work is linear in the hits: one hash-map insert per hit, one
-//! pass over each result's title and snippet (keyword coverage and the
-//! SimHash share the tokens), a sort of the merged results, and the
-//! near-duplicate band index. Plain `http(s)://host/path` URLs get their
-//! canonical form by slicing (a tested fast path of `canonical_url`). Large
-//! fusions can build results on several threads ([`FusionOptions::threads`]).
+//! **Cost.** Work is linear in the hits: one hash-map lookup per hit (a key
+//! is allocated only for a new URL), one pass over each result's title and
+//! snippet (keyword coverage and the SimHash share the tokens; ASCII text
+//! is split into words eight bytes at a time and short words' hashes are
+//! memoised), a sort of compact keys of the merged results, which are then
+//! put in order in place, and the near-duplicate band index. Plain
+//! `http(s)://host/path` URLs get their canonical form by slicing (a tested
+//! fast path of `canonical_url`). Large fusions can build results on
+//! several threads ([`FusionOptions::threads`]).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
