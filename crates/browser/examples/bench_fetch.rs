@@ -172,6 +172,28 @@ impl Sampler {
     }
 }
 
+/// CPU seconds (user + system) of one process, from `/proc/PID/stat`.
+fn cpu_s(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|st| {
+            let rest = st
+                .get(st.rfind(')')? + 2..)?
+                .split_whitespace()
+                .collect::<Vec<_>>();
+            let ticks: f64 =
+                rest.get(11)?.parse::<f64>().ok()? + rest.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// CPU seconds used so far by the live processes of the browser's group.
+fn group_cpu_s(pgid: Option<u32>) -> f64 {
+    pgid.map(|g| procs::live_in_group(g).iter().map(|p| cpu_s(p.pid)).sum())
+        .unwrap_or(0.0)
+}
+
 fn config() -> ChromiumConfig {
     let exe = std::env::var("FERRET_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     // The page is on 127.0.0.1: the guard must allow private addresses here.
@@ -346,6 +368,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     ctr += conc as u64;
     let mut runs = Vec::new();
+    let (cpu0, self0) = (group_cpu_s(rt.browser_pid()), cpu_s(std::process::id()));
     for _ in 0..tp_runs {
         let next = Arc::new(std::sync::atomic::AtomicU64::new(ctr + 1));
         let end = ctr + tp_n;
@@ -372,6 +395,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         runs.push(tp_n as f64 / t0.elapsed().as_secs_f64());
     }
+    let pages = (tp_runs as f64 * tp_n as f64).max(1.0);
+    let browser_cpu_ms = (group_cpu_s(rt.browser_pid()) - cpu0) * 1e3 / pages;
+    let self_cpu_ms = (cpu_s(std::process::id()) - self0) * 1e3 / pages;
+    out.insert(
+        "throughput_cpu_ms_per_page".into(),
+        json!({"browser": round1(browser_cpu_ms), "driver_incl_sampler": round1(self_cpu_ms)}),
+    );
+    eprintln!("CPU per page: browser {browser_cpu_ms:.1} ms, driver {self_cpu_ms:.1} ms");
     out.insert(
         "throughput_pages_per_s".into(),
         json!({"concurrency": conc, "fetches_per_run": tp_n, "median": (median(&runs) * 100.0).round() / 100.0,
@@ -404,19 +435,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(Value::Null);
     out.insert("peak_memory_kb_by_phase".into(), peaks);
     // CPU seconds this process (the CDP client) used, from /proc/self/stat.
-    let cpu = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|st| {
-            let rest = st
-                .get(st.rfind(')')? + 2..)?
-                .split_whitespace()
-                .collect::<Vec<_>>();
-            let ticks: f64 =
-                rest.get(11)?.parse::<f64>().ok()? + rest.get(12)?.parse::<f64>().ok()?;
-            Some(ticks / 100.0)
-        });
+    let cpu = cpu_s(std::process::id());
     out.insert("self_cpu_s".into(), json!(cpu));
-    eprintln!("driver CPU: {cpu:?} s");
+    eprintln!("driver CPU: {cpu:.2} s");
     out.insert(
         "self_pss_kb".into(),
         json!(procs::pss_kib(std::process::id()).unwrap_or(0)),

@@ -68,9 +68,8 @@ function (p) {
       if (n > bestLen) { best = t; bestLen = n; bestSel = sel; }
     }
   }
-  const cleanBody = body.innerText || '';
   if (best !== null && bestLen > 0) { out.main_text = best; out.main_source = bestSel; }
-  else { out.main_text = cleanBody; out.main_source = 'body'; }
+  else { out.main_text = body.innerText || ''; out.main_source = 'body'; }
   return out;
 }
 "#;
