@@ -7,8 +7,11 @@
 //!
 //! ```text
 //! cargo run --release -p ferret-browser --example bench_fetch -- \
-//!     [--cold 5] [--warm 20] [--tp-runs 5] [--tp-n 60] [--conc 4]
+//!     [--cold 5] [--warm 20] [--tp-runs 5] [--tp-n 60] [--conc 4] [--background-tabs]
 //! ```
+//! `--background-tabs` runs the throughput phase with the tabs as
+//! background tabs of one window ([`TaskSpaceSpec::background_tabs`])
+//! instead of one window per tab.
 //! Chromium: `FERRET_CHROMIUM` or `/usr/bin/chromium`.
 
 use std::collections::HashMap;
@@ -232,6 +235,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tp_runs = arg("--tp-runs", 5);
     let tp_n = arg("--tp-n", 60) as u64;
     let conc = arg("--conc", 4);
+    let background_tabs = std::env::args().any(|a| a == "--background-tabs");
 
     // The server runs on its own thread, as the peer's runs in a child.
     let (tx, rx) = std::sync::mpsc::channel();
@@ -354,8 +358,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // ---- throughput: conc tabs in one space pulling from a queue
     sampler.set("throughput", rt.browser_pid());
-    rt.open_space(&TaskSpaceSpec::new("tp").max_tabs(conc))
-        .await?;
+    rt.open_space(
+        &TaskSpaceSpec::new("tp")
+            .max_tabs(conc)
+            .background_tabs(background_tabs),
+    )
+    .await?;
     let warmup: Vec<_> = (0..conc as u64)
         .map(|k| {
             let rt = rt.clone();
@@ -405,7 +413,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     eprintln!("CPU per page: browser {browser_cpu_ms:.1} ms, driver {self_cpu_ms:.1} ms");
     out.insert(
         "throughput_pages_per_s".into(),
-        json!({"concurrency": conc, "fetches_per_run": tp_n, "median": (median(&runs) * 100.0).round() / 100.0,
+        json!({"concurrency": conc, "background_tabs": background_tabs, "fetches_per_run": tp_n, "median": (median(&runs) * 100.0).round() / 100.0,
                "all": runs.iter().map(|x| (x * 100.0).round() / 100.0).collect::<Vec<_>>(),
                "ideal_if_only_300ms_timer": ((conc as f64 / 0.3) * 100.0).round() / 100.0}),
     );

@@ -119,6 +119,7 @@ fn router(secret_hits: Arc<AtomicUsize>, port_holder: Arc<AtomicUsize>) -> Route
     let ph3 = port_holder.clone();
     Router::new()
         .route("/late", get(|| async { Html(LATE) }))
+        .route("/raf", get(|| async { Html(RAF) }))
         .route("/feed", get(|| async { Html(FEED) }))
         .route("/more", get(|| async { Html(MORE) }))
         .route(
@@ -670,7 +671,9 @@ async fn task_spaces_are_named_isolated_and_closed(c: &Ctx) {
 }
 
 async fn concurrent_renders_share_a_bounded_pool(c: &Ctx) {
-    let spec = TaskSpaceSpec::new("pool").max_tabs(3);
+    // Background tabs (one shared window): the cheaper mode still reads
+    // pages whose content does not wait for an animation frame.
+    let spec = TaskSpaceSpec::new("pool").max_tabs(3).background_tabs(true);
     c.rt.open_space(&spec).await.expect("open");
     let renders = (0..6).map(|i| {
         let rt = c.rt.clone();
@@ -700,6 +703,50 @@ async fn concurrent_renders_share_a_bounded_pool(c: &Ctx) {
             .expect("pool listed");
     assert!(info.open_tabs >= 1 && info.open_tabs <= 3, "{info:?}");
     c.rt.close_space("pool").await.expect("close");
+}
+
+/// A page whose content appears in an animation frame: frames only run in a
+/// visible page.
+const RAF: &str = r#"<!doctype html><html><head><title>raf</title></head><body>
+<main><div id="raf">waiting</div></main>
+<script>
+requestAnimationFrame(() => {
+  const d = document.getElementById('raf');
+  d.textContent = 'RAF-RAN visibility=' + document.visibilityState;
+  d.setAttribute('data-ready', '1');
+});
+</script></body></html>"#;
+
+/// Every tab of a multi-tab space is a visible page: animation frames and
+/// visibility-dependent code run in all of them, not only the newest.
+async fn every_tab_of_a_space_is_visible(c: &Ctx) {
+    let spec = TaskSpaceSpec::new("visible").max_tabs(3);
+    c.rt.open_space(&spec).await.expect("open");
+    let renders = (0..3).map(|i| {
+        let rt = c.rt.clone();
+        let url = format!("{}/raf?i={i}", c.base);
+        async move {
+            rt.render(
+                "visible",
+                &url,
+                &RenderOptions {
+                    wait: WaitFor::selector("#raf[data-ready]"),
+                    timeout: Some(std::time::Duration::from_secs(10)),
+                    include_html: false,
+                },
+            )
+            .await
+        }
+    });
+    for page in futures::future::join_all(renders).await {
+        let page = page.expect("render");
+        assert!(
+            page.body_text.contains("RAF-RAN visibility=visible"),
+            "{}",
+            page.body_text
+        );
+    }
+    c.rt.close_space("visible").await.expect("close");
 }
 
 /// Result pages are served under `*.example.com`: the engines' own hosts are
@@ -1051,6 +1098,11 @@ fn main() {
         h.run(
             "concurrent_renders_share_a_bounded_pool",
             concurrent_renders_share_a_bounded_pool(&c),
+        )
+        .await;
+        h.run(
+            "every_tab_of_a_space_is_visible",
+            every_tab_of_a_space_is_visible(&c),
         )
         .await;
         h.run("serp_pages_are_extracted", serp_pages_are_extracted(&c))

@@ -130,6 +130,13 @@ impl Space {
     ) -> Result<Tab, BrowserError> {
         let mut params = CreateTargetParams::new("about:blank");
         params.browser_context_id = self.context.clone();
+        // Each tab in its own window unless the space asks for background
+        // tabs: tabs sharing a window are hidden pages (no animation frames,
+        // no visibility-triggered lazy loading), so only the newest of a
+        // multi-tab space would render like a page a person looks at.
+        // (Background tabs leave the choice to Chromium, which opens the
+        // first window itself: the browser starts with none.)
+        params.new_window = (!self.spec.background_tabs).then_some(true);
         let page = tokio::time::timeout(call_timeout, browser.new_page(params))
             .await
             .map_err(|_| BrowserError::Timeout {
