@@ -1,18 +1,23 @@
 //! Shared pieces of the site-skills tests: package folders written into temp
 //! dirs, the shared fixtures folder, a self-signed HTTPS server on loopback,
-//! and a tiny harness for the one-browser test binary.
+//! and (from ferret-browser's tests) the harness for the one-browser test
+//! binary.
 
 #![allow(dead_code)]
 
-use std::future::Future;
 use std::net::SocketAddr;
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
-use futures::FutureExt;
 use serde_json::Value;
+
+/// The runner shared with ferret-browser's browser tests: the scenario
+/// harness, the Chromium path, the skip switch and a plain-HTTP loopback
+/// server.
+#[path = "../../../browser/tests/support/harness.rs"]
+mod harness;
+#[allow(unused_imports)] // each test binary uses its own subset
+pub use harness::{Harness, chromium, serve as serve_http, skip_requested};
 
 /// The shared folder (`$FERRET_SHARED` or `<workspace>/../shared`), or
 /// `None` (with the skip line printed) when absent.
@@ -126,95 +131,4 @@ pub async fn serve_tls(router: axum::Router, names: &[&str]) -> SocketAddr {
         }
     });
     addr
-}
-
-/// Serve `router` over plain HTTP on 127.0.0.1 (random port).
-pub async fn serve_http(router: axum::Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a local port");
-    let addr = listener.local_addr().expect("local address");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    addr
-}
-
-/// The Chromium the tests launch: `FERRET_CHROMIUM` or `/usr/bin/chromium`.
-pub fn chromium() -> PathBuf {
-    std::env::var_os("FERRET_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
-}
-
-/// Whether browser tests must be skipped (only when asked with
-/// `FERRET_SKIP_BROWSER_TESTS=1`; a missing Chromium is a failure).
-pub fn skip_requested() -> bool {
-    if std::env::var("FERRET_SKIP_BROWSER_TESTS").is_ok_and(|v| v == "1") {
-        eprintln!("skipped: FERRET_SKIP_BROWSER_TESTS=1");
-        return true;
-    }
-    false
-}
-
-/// Runs named scenarios in order, catches panics, prints cargo-style lines.
-pub struct Harness {
-    filter: Option<String>,
-    passed: usize,
-    failed: Vec<String>,
-    filtered: usize,
-    start: Instant,
-}
-
-impl Harness {
-    pub fn new() -> Self {
-        let filter = std::env::args()
-            .skip(1)
-            .find(|a| !a.starts_with('-'))
-            .filter(|a| !a.is_empty());
-        Harness {
-            filter,
-            passed: 0,
-            failed: Vec::new(),
-            filtered: 0,
-            start: Instant::now(),
-        }
-    }
-
-    pub async fn run<F: Future<Output = ()>>(&mut self, name: &str, scenario: F) {
-        if self.filter.as_deref().is_some_and(|f| !name.contains(f)) {
-            self.filtered += 1;
-            return;
-        }
-        let t = Instant::now();
-        match AssertUnwindSafe(scenario).catch_unwind().await {
-            Ok(()) => {
-                println!("test {name} ... ok ({} ms)", t.elapsed().as_millis());
-                self.passed += 1;
-            }
-            Err(_) => {
-                println!("test {name} ... FAILED");
-                self.failed.push(name.to_string());
-            }
-        }
-    }
-
-    pub fn finish(self) -> i32 {
-        let ok = self.failed.is_empty();
-        if !ok {
-            println!("\nfailures:");
-            for f in &self.failed {
-                println!("    {f}");
-            }
-        }
-        println!(
-            "\ntest result: {}. {} passed; {} failed; 0 ignored; 0 measured; {} filtered out; finished in {:.2}s\n",
-            if ok { "ok" } else { "FAILED" },
-            self.passed,
-            self.failed.len(),
-            self.filtered,
-            self.start.elapsed().as_secs_f64()
-        );
-        i32::from(!ok)
-    }
 }
