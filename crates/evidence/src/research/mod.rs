@@ -123,31 +123,22 @@ pub fn plan_with(question: &str, options: &PlanOptions) -> Result<Plan, Research
     Ok(HeuristicPlanner::new().plan_sync(question, options)?)
 }
 
-/// Options of a research run.
+/// Options of a research run: the enrich-fetch step's options (with the
+/// browser `auto` by default, where the step alone defaults to `never`),
+/// plus what only a whole run has.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ResearchOptions {
-    /// The fetch ladder's browser mode (default `auto`).
-    pub browser: BrowserMode,
-    /// Candidates to fetch (1–50, default 5).
-    pub max_results: usize,
-    /// Fetches in flight (1–16, default 4).
-    pub concurrency: usize,
+    /// The enrich-fetch step: browser mode (default `auto`), candidates to
+    /// fetch (1–50, default 5), fetches in flight (1–16, default 4), full
+    /// text, highlight budget, citations, gap ledger and "now" (for
+    /// planning, freshness and staleness).
+    pub enrich: EnrichOptions,
     /// Run deep escalation when the ledger is not ready (needs
     /// [`ResearchBuilder::deep`]).
     pub deep: bool,
-    /// Keep readable pages' full text in the candidates.
-    pub include_text: bool,
-    /// Token budget of each candidate's highlights (0: none).
-    pub highlight_tokens: usize,
-    /// Bind citations.
-    pub citations: bool,
-    /// Build the gap ledger.
-    pub gaps: bool,
     /// The most browse actions (default 5).
     pub max_actions: usize,
-    /// "Now", for planning, freshness and staleness.
-    pub now: Option<DateTime<Utc>>,
     /// Options of the search step (engines, mode, deadline, goggle …); its
     /// sub-queries are set by the run.
     pub search: SearchOptions,
@@ -155,18 +146,10 @@ pub struct ResearchOptions {
 
 impl Default for ResearchOptions {
     fn default() -> Self {
-        let enrich = EnrichOptions::default();
         ResearchOptions {
-            browser: BrowserMode::Auto,
-            max_results: enrich.max_results,
-            concurrency: enrich.concurrency,
+            enrich: EnrichOptions::default().with_browser(BrowserMode::Auto),
             deep: false,
-            include_text: false,
-            highlight_tokens: enrich.highlight_tokens,
-            citations: true,
-            gaps: true,
             max_actions: DEFAULT_MAX_ACTIONS,
-            now: None,
             search: SearchOptions::default(),
         }
     }
@@ -180,19 +163,19 @@ impl ResearchOptions {
 
     /// Sets the browser mode.
     pub fn with_browser(mut self, mode: BrowserMode) -> Self {
-        self.browser = mode;
+        self.enrich.browser = mode;
         self
     }
 
     /// Sets how many candidates are fetched.
     pub fn with_max_results(mut self, n: usize) -> Self {
-        self.max_results = n;
+        self.enrich.max_results = n;
         self
     }
 
     /// Sets how many fetches run at once.
     pub fn with_concurrency(mut self, n: usize) -> Self {
-        self.concurrency = n;
+        self.enrich.concurrency = n;
         self
     }
 
@@ -204,13 +187,13 @@ impl ResearchOptions {
 
     /// Keeps readable pages' full text.
     pub fn with_text(mut self, include: bool) -> Self {
-        self.include_text = include;
+        self.enrich.include_text = include;
         self
     }
 
     /// Fixes "now".
     pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
-        self.now = Some(now);
+        self.enrich.now = Some(now);
         self
     }
 
@@ -218,20 +201,6 @@ impl ResearchOptions {
     pub fn with_search(mut self, search: SearchOptions) -> Self {
         self.search = search;
         self
-    }
-
-    /// The enrich-fetch options of this run.
-    pub fn enrich_options(&self) -> EnrichOptions {
-        EnrichOptions {
-            browser: self.browser,
-            max_results: self.max_results,
-            concurrency: self.concurrency,
-            include_text: self.include_text,
-            highlight_tokens: self.highlight_tokens,
-            citations: self.citations,
-            gaps: self.gaps,
-            now: self.now,
-        }
     }
 }
 
@@ -428,14 +397,14 @@ impl Research {
     ) -> Result<Plan, ResearchError> {
         let mut search = options.search.clone();
         search.sub_queries = None;
-        if let Some(now) = options.now {
+        if let Some(now) = options.enrich.now {
             search = search.with_now(now);
         }
         match &self.searcher {
             Some(searcher) => Ok(searcher.plan(question, &search).await?),
             None => {
                 let mut plan_options = PlanOptions::new();
-                if let Some(now) = options.now {
+                if let Some(now) = options.enrich.now {
                     plan_options = plan_options.with_now(now);
                 }
                 if let Some(intent) = options.search.intent {
@@ -469,7 +438,7 @@ impl Research {
         let started = Instant::now();
         let queries = Self::search_queries(plan);
         let mut search = options.search.clone().with_sub_queries(queries.clone());
-        if let Some(now) = options.now {
+        if let Some(now) = options.enrich.now {
             search = search.with_now(now);
         }
         let response = searcher.search(&plan.query, &search).await?;
@@ -513,7 +482,7 @@ impl Research {
     }
 
     fn check(&self, options: &ResearchOptions) -> Result<(), ResearchError> {
-        options.enrich_options().validate()?;
+        options.enrich.validate()?;
         if options.deep && self.deep.is_none() {
             return Err(ResearchError::InvalidOption {
                 option: "deep",
@@ -574,9 +543,7 @@ impl Research {
         options: &ResearchOptions,
         started: Instant,
     ) -> Result<ResearchReport, ResearchError> {
-        let enrichment = self
-            .enrich(&plan, &results, &options.enrich_options())
-            .await?;
+        let enrichment = self.enrich(&plan, &results, &options.enrich).await?;
         let browse = browse_plan(
             &plan,
             &enrichment,
