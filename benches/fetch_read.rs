@@ -14,52 +14,21 @@
 //! print a skip line.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use ferret::evidence::fetch::{FetchOptions, from_html};
 use ferret::evidence::safety;
 use ferret::evidence::verify::{Source, VerifyInput, assess};
 
-const PAGES: &[(&str, &str, &str)] = &[
-    (
-        "wikipedia",
-        "wikipedia-article-rust-programming-language-2026-04.html",
-        "https://en.wikipedia.org/wiki/Rust_(programming_language)",
-    ),
-    (
-        "hackernews",
-        "hackernews-item-39232976-pkl-566-comments-2024-02.html",
-        "https://news.ycombinator.com/item?id=39232976",
-    ),
-    (
-        "github_issue",
-        "github-issue-page-kepano-defuddle-56.html",
-        "https://github.com/kepano/defuddle/issues/56",
-    ),
-];
-
-fn sites_dir() -> Option<PathBuf> {
-    let shared = std::env::var_os("FERRET_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = shared.join("fixtures/sites");
-    dir.is_dir().then_some(dir)
-}
+#[path = "support/site_pages.rs"]
+mod site_pages;
 
 fn bench_pages(c: &mut Criterion) {
-    let Some(dir) = sites_dir() else {
-        eprintln!("skipped: ../shared not present; set FERRET_SHARED");
+    let Some(pages) = site_pages::load() else {
         return;
     };
-    let pages: Vec<(&str, String, &str)> = PAGES
-        .iter()
-        .filter_map(|(name, file, url)| {
-            std::fs::read_to_string(dir.join(file))
-                .ok()
-                .map(|html| (*name, html, *url))
-        })
-        .collect();
+    let pages: Vec<(&str, String, &str)> =
+        pages.into_iter().map(|p| (p.name, p.html, p.url)).collect();
     let options = FetchOptions::default();
     let mut group = c.benchmark_group("fetch_read/from_html");
     for (name, html, url) in &pages {

@@ -16,7 +16,6 @@
 //! print a skip line.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use chrono::{TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -28,31 +27,8 @@ use ferret::evidence::scorer::{EvidenceScorer, ScoreInput, SelectionAbsorption};
 const QUESTION: &str = "Rust programming language with memory safety without a garbage collector, \
     first stable release 1.0 in 2015, and ownership and borrowing rules";
 
-const PAGES: &[(&str, &str, &str)] = &[
-    (
-        "wikipedia",
-        "wikipedia-article-rust-programming-language-2026-04.html",
-        "https://en.wikipedia.org/wiki/Rust_(programming_language)",
-    ),
-    (
-        "hackernews",
-        "hackernews-item-39232976-pkl-566-comments-2024-02.html",
-        "https://news.ycombinator.com/item?id=39232976",
-    ),
-    (
-        "github_issue",
-        "github-issue-page-kepano-defuddle-56.html",
-        "https://github.com/kepano/defuddle/issues/56",
-    ),
-];
-
-fn sites_dir() -> Option<PathBuf> {
-    let shared = std::env::var_os("FERRET_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = shared.join("fixtures/sites");
-    dir.is_dir().then_some(dir)
-}
+#[path = "support/site_pages.rs"]
+mod site_pages;
 
 fn read_page(plan: &Plan, url: &str, title: &str, text: &str) -> Ledger {
     let scorer = SelectionAbsorption::new();
@@ -99,22 +75,15 @@ fn bench_ledger(c: &mut Criterion) {
         })
     });
 
-    match sites_dir() {
-        None => eprintln!("skipped: ../shared not present; set FERRET_SHARED"),
-        Some(dir) => {
-            let options = FetchOptions::default();
-            for (name, file, url) in PAGES {
-                let Ok(html) = std::fs::read_to_string(dir.join(file)) else {
-                    eprintln!("skipped: {file} not readable");
-                    continue;
-                };
-                let page = from_html(&html, Some(url), &options);
-                let title = page.title.clone().unwrap_or_default();
-                group.throughput(Throughput::Bytes(page.text.len() as u64));
-                group.bench_with_input(BenchmarkId::from_parameter(name), &page.text, |b, text| {
-                    b.iter(|| black_box(read_page(&plan, url, &title, black_box(text))))
-                });
-            }
+    if let Some(pages) = site_pages::load() {
+        let options = FetchOptions::default();
+        for site_pages::SitePage { name, html, url } in &pages {
+            let page = from_html(html, Some(url), &options);
+            let title = page.title.clone().unwrap_or_default();
+            group.throughput(Throughput::Bytes(page.text.len() as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(name), &page.text, |b, text| {
+                b.iter(|| black_box(read_page(&plan, url, &title, black_box(text))))
+            });
         }
     }
     group.finish();
