@@ -80,6 +80,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
+use ferret_core::rows::json_kind;
 use ferret_core::{Partition, Provenance};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -695,17 +696,6 @@ impl Reader<'_> {
             "",
         )?;
         Ok((None, None, items))
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

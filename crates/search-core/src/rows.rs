@@ -246,17 +246,27 @@ fn envelope_list() -> String {
         .join(", ")
 }
 
+/// What kind of JSON value `value` is, for error messages about JSON a
+/// caller handed in ("a string", "an array", "null" …).
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// [`json_kind`], with an object's first keys.
 fn describe(value: &Value) -> String {
     match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(_) => "a boolean".to_string(),
-        Value::Number(_) => "a number".to_string(),
-        Value::String(_) => "a string".to_string(),
-        Value::Array(_) => "an array".to_string(),
         Value::Object(map) => {
             let keys: Vec<&str> = map.keys().take(8).map(String::as_str).collect();
             format!("an object with keys [{}]", keys.join(", "))
         }
+        other => json_kind(other).to_string(),
     }
 }
 

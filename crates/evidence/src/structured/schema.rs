@@ -8,6 +8,7 @@
 //! its JSON pointer — the final validation with the `jsonschema` crate still
 //! applies it to the result where it can.
 
+pub(crate) use ferret_core::rows::json_kind;
 use serde_json::{Map, Value};
 
 use super::UnsupportedKeyword;
@@ -298,15 +299,4 @@ fn read_count(v: &Value, here: &str) -> Result<u64, String> {
 /// RFC 6901 escaping of one pointer segment.
 pub(crate) fn escape_pointer(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
-}
-
-pub(crate) fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
