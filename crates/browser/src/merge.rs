@@ -385,9 +385,8 @@ impl MergeInput {
         let (query, engine, items) = match shape {
             InputShape::Search => reader.search(value)?,
             InputShape::BrowserSearch => reader.browser_search(value)?,
-            InputShape::BrowserFetch => reader.browser_fetch(value)?,
+            InputShape::BrowserFetch | InputShape::Fetch => reader.one_page(shape, value)?,
             InputShape::BrowserAct => reader.browser_act(value)?,
-            InputShape::Fetch => reader.fetch(value)?,
             InputShape::Array => reader.array(value)?,
         };
         Ok(MergeInput {
@@ -645,13 +644,9 @@ impl Reader<'_> {
         Ok((env.query, env.engine, items))
     }
 
-    fn browser_fetch(&self, value: Value) -> Result<Parsed, MergeError> {
-        let item = self.page(
-            InputShape::BrowserFetch,
-            "the envelope",
-            value,
-            &FileProvenance::default(),
-        )?;
+    /// A one-page envelope (`ferret browser fetch`, `ferret fetch`).
+    fn one_page(&self, shape: InputShape, value: Value) -> Result<Parsed, MergeError> {
+        let item = self.page(shape, "the envelope", value, &FileProvenance::default())?;
         Ok((None, None, vec![item]))
     }
 
@@ -669,16 +664,6 @@ impl Reader<'_> {
             items.push(self.page(shape, &format!("details[{i}]"), detail, &env.provenance)?);
         }
         Ok((env.query, env.engine, items))
-    }
-
-    fn fetch(&self, value: Value) -> Result<Parsed, MergeError> {
-        let item = self.page(
-            InputShape::Fetch,
-            "the envelope",
-            value,
-            &FileProvenance::default(),
-        )?;
-        Ok((None, None, vec![item]))
     }
 
     fn array(&self, value: Value) -> Result<Parsed, MergeError> {
