@@ -26,7 +26,7 @@ fn result(url: &str, title: &str, snippet: &str, engines: &[&str], score: f64) -
             .iter()
             .enumerate()
             .map(|(i, e)| SourceHit {
-                engine: (*e).to_string(),
+                engine: (*e).into(),
                 rank: i as u32 + 1,
                 sub_query: "q".into(),
                 url: url.to_string(),

@@ -138,28 +138,23 @@ pub fn age_in_days(date: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
 /// The latest year `2000`–`2099` written as a standalone four-digit number
 /// in `text` that is not after `now_year`.
 pub fn latest_year(text: &str, now_year: i32) -> Option<i32> {
-    // A fast test first: most snippets hold no "20" at all.
-    if !text.contains("20") {
-        return None;
-    }
+    // Every year starts with "20": look only where that pair occurs (a
+    // vectorised search; most snippets hold none).
     let bytes = text.as_bytes();
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
     let mut best: Option<i32> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            i += 1;
+    for start in memchr::memmem::find_iter(bytes, b"20") {
+        // A run of exactly four digits: none before, two after, none then.
+        if (start > 0 && digit(start - 1)) || !digit(start + 2) || !digit(start + 3) {
             continue;
         }
-        let start = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
+        if digit(start + 4) {
+            continue;
         }
-        if i - start == 4 && bytes[start] == b'2' && bytes[start + 1] == b'0' {
-            let year =
-                2000 + i32::from(bytes[start + 2] - b'0') * 10 + i32::from(bytes[start + 3] - b'0');
-            if year <= now_year && best.is_none_or(|b| year > b) {
-                best = Some(year);
-            }
+        let year =
+            2000 + i32::from(bytes[start + 2] - b'0') * 10 + i32::from(bytes[start + 3] - b'0');
+        if year <= now_year && best.is_none_or(|b| year > b) {
+            best = Some(year);
         }
     }
     best

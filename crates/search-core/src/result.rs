@@ -1,19 +1,25 @@
 //! A fused [`SearchResult`] with every source hit and every score component,
 //! so that any order can be explained.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::provenance::Provenance;
 
 /// One engine's hit that was merged into a result.
+///
+/// The engine and sub-query names are shared (`Arc<str>`): every hit of one
+/// engine call carries the same two names, and fusion hands them out
+/// without copying them per hit. They serialise as plain strings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceHit {
     /// The engine's name.
-    pub engine: String,
+    pub engine: Arc<str>,
     /// 1-based rank in that engine's answer.
     pub rank: u32,
     /// The sub-query that produced it.
-    pub sub_query: String,
+    pub sub_query: Arc<str>,
     /// The URL exactly as the engine returned it.
     pub url: String,
 }
@@ -95,7 +101,7 @@ impl SearchResult {
     pub fn consensus_engines(&self) -> Vec<&str> {
         let mut seen: Vec<&str> = Vec::new();
         for s in &self.sources {
-            if !seen.contains(&s.engine.as_str()) {
+            if !seen.contains(&&*s.engine) {
                 seen.push(&s.engine);
             }
         }

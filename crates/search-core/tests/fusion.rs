@@ -226,11 +226,7 @@ fn url_variants_merge_into_one_result_with_every_source() {
     assert_eq!(r.snippet, "A much longer snippet about the post");
     assert_eq!(r.published_at.as_deref(), Some("2026-06-13T12:00:00Z"));
     assert_eq!(r.domain, "example.com");
-    let engines: Vec<(&str, u32)> = r
-        .sources
-        .iter()
-        .map(|s| (s.engine.as_str(), s.rank))
-        .collect();
+    let engines: Vec<(&str, u32)> = r.sources.iter().map(|s| (&*s.engine, s.rank)).collect();
     assert_eq!(engines, [("exa", 1), ("brave", 2), ("tavily", 3)]);
     assert_eq!(r.consensus_engines(), ["exa", "brave", "tavily"]);
 }
@@ -486,10 +482,7 @@ fn mirrored_pages_fold_into_the_best_scored_one() {
     assert_eq!(nd.original_url, "https://mirror.example.net/rust-1.80");
     assert!(nd.distance <= 3);
     assert_eq!(nd.sources.len(), 1);
-    assert_eq!(
-        (nd.sources[0].engine.as_str(), nd.sources[0].rank),
-        ("exa", 2)
-    );
+    assert_eq!((&*nd.sources[0].engine, nd.sources[0].rank), ("exa", 2));
     assert_eq!(f.stats.near_duplicates, 1);
 }
 

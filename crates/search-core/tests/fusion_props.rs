@@ -175,7 +175,7 @@ proptest! {
         let mut sources: HashMap<(String, String, u32, String), usize> = HashMap::new();
         for r in &f.results {
             for s in r.sources.iter().chain(r.near_duplicates.iter().flat_map(|n| &n.sources)) {
-                *sources.entry((s.engine.clone(), s.sub_query.clone(), s.rank, s.url.clone())).or_default() += 1;
+                *sources.entry((s.engine.to_string(), s.sub_query.to_string(), s.rank, s.url.clone())).or_default() += 1;
             }
         }
         let mut unresolvable: HashMap<(String, String, usize), usize> = HashMap::new();
@@ -223,8 +223,8 @@ proptest! {
                 // A public result's sources all came from public calls.
                 let from_public = calls.iter().any(|c| {
                     !c.response.provenance.is_login()
-                        && c.engine == s.engine
-                        && c.sub_query == s.sub_query
+                        && *c.engine == *s.engine
+                        && *c.sub_query == *s.sub_query
                         && c.response.hits.iter().any(|h| h.url == s.url)
                 });
                 prop_assert!(from_public, "{:?} in a public result", s);

@@ -461,3 +461,22 @@ proptest! {
         prop_assert!(a.score >= a.base);
     }
 }
+
+/// `latest_year` by its definition, digit run by digit run.
+fn latest_year_by_runs(text: &str, now_year: i32) -> Option<i32> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|run| run.len() == 4 && run.starts_with("20"))
+        .filter_map(|run| run.parse::<i32>().ok())
+        .filter(|year| *year <= now_year)
+        .max()
+}
+
+proptest! {
+    #[test]
+    fn latest_year_is_the_latest_standalone_four_digit_year(
+        text in "([0-9]{1,6}|[ a-z,.年]{1,3}){0,12}",
+        now_year in 2000i32..2100,
+    ) {
+        prop_assert_eq!(latest_year(&text, now_year), latest_year_by_runs(&text, now_year));
+    }
+}

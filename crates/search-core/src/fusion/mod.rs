@@ -52,8 +52,8 @@
 //! **Cost.** Work is linear in the hits: one hash-map lookup per hit (a key
 //! is allocated only for a new URL), one pass over each result's title and
 //! snippet (keyword coverage and the SimHash share the tokens; ASCII text
-//! is split into words eight bytes at a time and short words' hashes are
-//! memoised), a sort of compact keys of the merged results, which are then
+//! is split into words eight bytes at a time and a short word is hashed
+//! with one multiply), a sort of compact keys of the merged results, which are then
 //! put in order in place, and the near-duplicate band index. Plain
 //! `http(s)://host/path` URLs get their canonical form by slicing (a tested
 //! fast path of `canonical_url`). Large fusions can build results on
@@ -61,6 +61,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
@@ -465,6 +466,9 @@ struct CallInfo {
     /// The engine's RRF weight.
     weight: f64,
     isolated: bool,
+    /// The engine and sub-query names every [`SourceHit`] of the call shares.
+    engine: Arc<str>,
+    sub_query: Arc<str>,
 }
 
 fn call_infos(calls: &[EngineCall], options: &FusionOptions) -> Vec<CallInfo> {
@@ -489,6 +493,8 @@ fn call_infos(calls: &[EngineCall], options: &FusionOptions) -> Vec<CallInfo> {
                 pair,
                 weight,
                 isolated: isolated(&c.response.provenance),
+                engine: Arc::from(c.engine.as_str()),
+                sub_query: Arc::from(c.sub_query.as_str()),
             }
         })
         .collect()
@@ -898,7 +904,7 @@ impl<'a> BuildContext<'a> {
                 .fold(0, |f, t| f | (1 << (token_hash(t) & 63))),
             scorer: &shared.scorer,
             hosts: FxHashMap::default(),
-            builder: FingerprintBuilder::for_many(),
+            builder: FingerprintBuilder::default(),
             found: vec![false; shared.terms.len()],
             rrf_terms: Vec::new(),
         }
@@ -997,11 +1003,14 @@ impl<'a> BuildContext<'a> {
 
         let sources: Vec<SourceHit> = refs
             .iter()
-            .map(|r| SourceHit {
-                engine: call(r).engine.clone(),
-                rank: r.rank,
-                sub_query: call(r).sub_query.clone(),
-                url: hit(r).url.clone(),
+            .map(|r| {
+                let info = &self.infos[r.call as usize];
+                SourceHit {
+                    engine: Arc::clone(&info.engine),
+                    rank: r.rank,
+                    sub_query: Arc::clone(&info.sub_query),
+                    url: hit(r).url.clone(),
+                }
             })
             .collect();
 

@@ -139,15 +139,6 @@ pub struct FingerprintBuilder {
 }
 
 impl FingerprintBuilder {
-    /// A builder for many fingerprints: it memoises the hashes of short
-    /// words (see `TokenStream::with_memo`).
-    pub fn for_many() -> Self {
-        FingerprintBuilder {
-            stream: TokenStream::with_memo(),
-            ..FingerprintBuilder::default()
-        }
-    }
-
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
         self.build_visiting(title, snippet, |_| {})
@@ -239,14 +230,7 @@ fn simhash_of_distinct(hashes: &[u64], table: &mut Vec<u64>) -> (u64, u32) {
         }
     }
     let n = counts.total;
-    let counts = counts.finish();
-    let mut simhash = 0u64;
-    for (bit, &count) in counts.iter().enumerate() {
-        if 2 * count > n {
-            simhash |= 1 << bit;
-        }
-    }
-    (simhash, n)
+    (counts.majority(), n)
 }
 
 /// `EXPAND[b]` has byte `i` set to bit `i` of `b`.
@@ -311,9 +295,35 @@ impl BitCounts {
         self.in_lanes = 0;
     }
 
-    fn finish(mut self) -> [u32; 64] {
+    /// The SimHash: bit `i` set when more than half of the added hashes
+    /// have it. While every count still fits its byte lane below 128 (the
+    /// usual case: under 128 hashes, none spilled), eight bytes are
+    /// compared at once.
+    fn majority(mut self) -> u64 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let n = self.total;
+        if self.in_lanes == n && n < 128 {
+            // Per byte `c` (below 128, so no borrow crosses bytes): the high
+            // bit of `(c | 0x80) - t` is set when `c >= t`, `t = n/2 + 1`.
+            let t = u64::from(n / 2 + 1) * ONES;
+            let mut simhash = 0u64;
+            for (j, &lane) in self.lanes.iter().enumerate() {
+                let ge = ((lane | HIGH) - t) & HIGH;
+                // Gather the eight high bits into the low byte.
+                let byte = (ge >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+                simhash |= byte << (8 * j);
+            }
+            return simhash;
+        }
         self.spill();
-        self.counts
+        let mut simhash = 0u64;
+        for (bit, &count) in self.counts.iter().enumerate() {
+            if 2 * count > n {
+                simhash |= 1 << bit;
+            }
+        }
+        simhash
     }
 }
 
@@ -509,7 +519,7 @@ fn sort_by_block<'a>(
 /// Fold near-duplicates of `results` (best first), computing fingerprints
 /// from each result's title and snippet. See the module docs.
 pub fn cluster(results: Vec<SearchResult>, options: &NearDupOptions) -> Vec<SearchResult> {
-    let mut builder = FingerprintBuilder::for_many();
+    let mut builder = FingerprintBuilder::default();
     let fps: Vec<Fingerprint> = results
         .iter()
         .map(|r| builder.build(&r.title, &r.snippet))

@@ -8,16 +8,19 @@
 //! letters and digits are found eight bytes at a time as bit masks of where
 //! runs start and end, so there is no branch per byte or per word boundary;
 //! a run followed by `+ # . '` is extended by a short scan. Words are handed
-//! out as slices of the text, and the hashes of short words come from a
-//! memo (the words of search results repeat) when the stream has one.
+//! out as slices of the text, and a word of up to 16 bytes is hashed from
+//! two 8-byte loads of the text (lowercased by one OR) with one 128-bit
+//! multiply, not byte by byte.
 //! Other text is scanned char by char; words with letters beyond ASCII are
 //! lowercased into one reused buffer. Tests check that the tokens and
 //! hashes agree with `tokens` and `token_hash` on arbitrary text.
 
 use crate::tokenize::is_cjk;
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+/// Hash constants (odd, with well-mixed bits; those of wyhash).
+const K_LEN: u64 = 0x9E37_79B9_7F4A_7C15;
+const K_LO: u64 = 0xA076_1D64_78BD_642F;
+const K_HI: u64 = 0xE703_7ED1_A0B4_28DB;
 
 /// The murmur3 64-bit finaliser.
 pub(crate) fn mix(mut h: u64) -> u64 {
@@ -29,14 +32,61 @@ pub(crate) fn mix(mut h: u64) -> u64 {
     h
 }
 
-/// The 64-bit hash of a token that fingerprints are built from: FNV-1a over
-/// its bytes, then the murmur3 finaliser so every bit is usable.
-pub fn token_hash(s: &str) -> u64 {
-    let mut h = FNV_OFFSET;
-    for &b in s.as_bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+/// The 128-bit product of `a` and `b`, its halves XORed.
+#[inline]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// One 16-byte chunk (two little-endian words, zero-padded) folded into
+/// the running hash `h`.
+#[inline]
+fn absorb(h: u64, lo: u64, hi: u64) -> u64 {
+    fold_mul(lo ^ K_LO ^ h, hi ^ K_HI)
+}
+
+/// The hash of a token of `len` bytes that fits one chunk `(lo, hi)`.
+#[inline]
+fn short_hash(lo: u64, hi: u64, len: usize) -> u64 {
+    mix(absorb((len as u64).wrapping_mul(K_LEN), lo, hi))
+}
+
+/// The hash of `bytes`, each byte ORed with `or` (0, or 0x20 to lowercase
+/// ASCII word bytes): [`token_hash`]'s definition for any length.
+fn hash_bytes(bytes: &[u8], or: u8) -> u64 {
+    let or = u64::from_ne_bytes([or; 8]);
+    let mut h = (bytes.len() as u64).wrapping_mul(K_LEN);
+    for chunk in bytes.chunks(16) {
+        let (lo, hi) = chunk_words(chunk);
+        let lo_mask = u64::MAX >> (64 - 8 * chunk.len().min(8));
+        let hi_mask = ((1u128 << (8 * chunk.len().saturating_sub(8))) - 1) as u64;
+        h = absorb(h, (lo | or) & lo_mask, (hi | or) & hi_mask);
     }
     mix(h)
+}
+
+/// Up to 16 bytes as two little-endian words, zero-padded.
+#[inline]
+fn chunk_words(chunk: &[u8]) -> (u64, u64) {
+    let mut buf = [0u8; 16];
+    buf[..chunk.len()].copy_from_slice(chunk);
+    let (a, b) = buf.split_at(8);
+    let word = |x: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(x);
+        u64::from_le_bytes(w)
+    };
+    (word(a), word(b))
+}
+
+/// The 64-bit hash of a token that fingerprints are built from: its bytes
+/// in 16-byte chunks (little-endian words, zero-padded), each folded in
+/// with a 128-bit multiply, the length mixed in first and the murmur3
+/// finaliser last so every bit is usable. Token bytes are never zero, so
+/// the padding cannot make two tokens alike.
+pub fn token_hash(s: &str) -> u64 {
+    hash_bytes(s.as_bytes(), 0)
 }
 
 /// One token as the stream hands it out.
@@ -73,12 +123,10 @@ impl Tok<'_> {
     }
 }
 
-/// A reusable tokenizer: it keeps one word buffer and a memo of ASCII word
-/// hashes between calls.
+/// A reusable tokenizer: it keeps its buffers between calls.
 #[derive(Debug, Default)]
 pub(crate) struct TokenStream {
     buffer: String,
-    memo: WordMemo,
     /// Word starts and ends of an ASCII text, one bit per byte.
     starts: Vec<u64>,
     ends: Vec<u64>,
@@ -147,19 +195,6 @@ fn alnum_bits(bytes: &[u8], at: usize) -> u64 {
     (high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// FNV-1a (before [`mix`]) of the first `len` bytes of the little-endian
-/// words `lo`, `hi`.
-#[inline]
-fn fnv_key(lo: u64, hi: u64, len: usize) -> u64 {
-    let mut h = FNV_OFFSET;
-    for k in 0..len {
-        let word = if k < 8 { lo } else { hi };
-        let b = (word >> (8 * (k & 7))) & 0xff;
-        h = (h ^ b).wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
 /// The eight bytes at `at` as a little-endian word (`at + 8` must be in
 /// bounds).
 #[inline]
@@ -195,59 +230,27 @@ fn load_key(bytes: &[u8], start: usize, len: usize) -> (u64, u64) {
     ((lo | LOWER_BITS) & lo_mask, (hi | LOWER_BITS) & hi_mask)
 }
 
-/// Hashes of ASCII words of up to 16 bytes, by their lowercased bytes: the
-/// words of search results repeat (the query's words, the language's common
-/// words), and a lookup costs less than hashing byte by byte. Direct-mapped;
-/// an entry whose `lo` is zero is empty (no word has a zero first byte).
-/// Without entries (the default) every word is hashed.
-#[derive(Debug, Default)]
-struct WordMemo {
-    entries: Vec<(u64, u64, u64)>,
-}
-
-/// Entries of the memo (16 bytes of key and 8 of hash each: 96 KiB).
-const MEMO_BITS: u32 = 12;
-
-impl WordMemo {
-    /// [`token_hash`] of the ASCII word `bytes[start..start + len]`
-    /// (lowercased).
-    #[inline]
-    fn hash(&mut self, bytes: &[u8], start: usize, len: usize) -> u64 {
-        if len > 16 {
-            let mut h = FNV_OFFSET;
-            for &b in &bytes[start..start + len] {
-                h = (h ^ u64::from(b | 0x20)).wrapping_mul(FNV_PRIME);
-            }
-            return mix(h);
-        }
-        let (lo, hi) = load_key(bytes, start, len);
-        if self.entries.is_empty() {
-            return mix(fnv_key(lo, hi, len));
-        }
-        let slot = ((lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> (64 - MEMO_BITS)) as usize;
-        let entry = &mut self.entries[slot];
-        if (entry.0 ^ lo) | (entry.1 ^ hi) == 0 {
-            return entry.2;
-        }
-        let h = mix(fnv_key(lo, hi, len));
-        *entry = (lo, hi, h);
-        h
+/// [`token_hash`] of the ASCII word `bytes[start..start + len]`,
+/// lowercased. Most words have at most eight bytes: one load, one mask.
+#[inline(always)]
+fn ascii_word_hash(bytes: &[u8], start: usize, len: usize) -> u64 {
+    if len <= 8 {
+        let lo = if start + 8 <= bytes.len() {
+            le_u64(bytes, start)
+        } else {
+            chunk_words(&bytes[start..start + len]).0
+        };
+        let lo = (lo | LOWER_BITS) & (u64::MAX >> (64 - 8 * len));
+        return short_hash(lo, 0, len);
     }
+    if len > 16 {
+        return hash_bytes(&bytes[start..start + len], 0x20);
+    }
+    let (lo, hi) = load_key(bytes, start, len);
+    short_hash(lo, hi, len)
 }
 
 impl TokenStream {
-    /// A stream that memoises the hashes of short ASCII words (worth its
-    /// 96 KiB table when many texts are tokenised).
-    pub(crate) fn with_memo() -> Self {
-        TokenStream {
-            memo: WordMemo {
-                entries: vec![(0, 0, 0); 1 << MEMO_BITS],
-            },
-            ..TokenStream::default()
-        }
-    }
-
     /// Call `f` for every token of `text`, exactly as
     /// [`crate::tokenize::tokens`] would produce them.
     pub(crate) fn for_each(&mut self, text: &str, f: impl FnMut(Tok<'_>)) {
@@ -338,7 +341,7 @@ impl TokenStream {
             }
             f(Tok {
                 cjk: false,
-                hash: self.memo.hash(bytes, start, end - start),
+                hash: ascii_word_hash(bytes, start, end - start),
                 text: &text[start..end],
                 ascii_upper: true,
             });
@@ -390,7 +393,7 @@ impl TokenStream {
                     }
                     f(Tok {
                         cjk: false,
-                        hash: self.memo.hash(bytes, start, end - start),
+                        hash: ascii_word_hash(bytes, start, end - start),
                         text: &text[start..end],
                         ascii_upper: true,
                     });
@@ -514,14 +517,14 @@ mod tests {
         out
     }
 
-    /// The tokens as `tokens` writes them, from a plain stream and (twice,
-    /// so the second pass reads its memo) from a memoising one.
+    /// The tokens as `tokens` writes them, from a fresh stream and (so
+    /// that reused buffers are covered) from one that tokenised the text
+    /// before.
     fn streamed(text: &str) -> Vec<Token> {
-        let plain = streamed_by(&mut TokenStream::default(), text);
-        let mut memo = TokenStream::with_memo();
-        assert_eq!(streamed_by(&mut memo, text), plain, "memo, {text:?}");
-        assert_eq!(streamed_by(&mut memo, text), plain, "memo again, {text:?}");
-        plain
+        let mut stream = TokenStream::default();
+        let first = streamed_by(&mut stream, text);
+        assert_eq!(streamed_by(&mut stream, text), first, "again, {text:?}");
+        first
     }
 
     #[test]
@@ -538,19 +541,22 @@ mod tests {
     }
 
     #[test]
-    fn the_memo_keeps_words_of_every_length_apart() {
-        // Words of 1–20 bytes sharing prefixes, at the end of the text (no
-        // bytes after them to load) and inside it, in both cases.
-        let mut memo = TokenStream::with_memo();
-        for len in 1..=20 {
-            let word: String = "abcdefghijklmnopqrstuvwxyz"[..len].to_string();
+    fn words_of_every_length_hash_apart() {
+        // Words of 1–40 bytes sharing prefixes (one and more 16-byte
+        // chunks), at the end of the text (no bytes after them to load) and
+        // inside it, in both cases.
+        let mut stream = TokenStream::default();
+        let mut seen = std::collections::HashSet::new();
+        for len in 1..=40 {
+            let word: String = "abcdefghijklmnopqrstuvwxyz0123456789+#.a"[..len].to_string();
+            assert!(seen.insert(token_hash(&word)), "{word:?} collides");
             for text in [
                 word.clone(),
                 format!("{word} tail of the text"),
                 word.to_uppercase(),
                 format!("{}. x", word.to_uppercase()),
             ] {
-                assert_eq!(streamed_by(&mut memo, &text), tokens(&text), "{text:?}");
+                assert_eq!(streamed_by(&mut stream, &text), tokens(&text), "{text:?}");
             }
         }
     }
