@@ -28,6 +28,8 @@
 //! date says nothing about recency); a date up to a day ahead (time zones)
 //! counts as age 0.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -143,7 +145,9 @@ pub fn latest_year(text: &str, now_year: i32) -> Option<i32> {
     let bytes = text.as_bytes();
     let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
     let mut best: Option<i32> = None;
-    for start in memchr::memmem::find_iter(bytes, b"20") {
+    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"20"));
+    for start in FINDER.find_iter(bytes) {
         // A run of exactly four digits: none before, two after, none then.
         if (start > 0 && digit(start - 1)) || !digit(start + 2) || !digit(start + 3) {
             continue;

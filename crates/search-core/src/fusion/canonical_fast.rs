@@ -8,7 +8,7 @@
 //!
 //! [`canonical_url`]: crate::canonical::canonical_url
 
-use crate::canonical::CanonicalOptions;
+use crate::canonical::{CanonicalOptions, TRACKING_PARAMS};
 
 /// Path bytes kept verbatim by the URL parser in http(s) paths.
 const PLAIN_PATH: [bool; 256] = {
@@ -103,6 +103,48 @@ fn plain_host(host: &str) -> bool {
     false
 }
 
+/// Most query pairs the fast path handles.
+const MAX_PAIRS: usize = 16;
+
+/// Whether a query byte decodes and re-encodes as itself
+/// (`application/x-www-form-urlencoded` keeps letters, digits and `-._`).
+fn plain_query_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_')
+}
+
+/// Whether `key` is a tracking parameter ([`is_tracking_param`], without
+/// allocating).
+///
+/// [`is_tracking_param`]: crate::canonical::is_tracking_param
+fn tracking_key(key: &str) -> bool {
+    key.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("utm_"))
+        || TRACKING_PARAMS.iter().any(|t| t.eq_ignore_ascii_case(key))
+}
+
+/// The pairs of a plain query (`k=v` pairs of [`plain_query_byte`]s joined
+/// by `&`) that the canonical form keeps: no empty key, no tracking
+/// parameter; a key without `=` has the empty value. Writes them to `out`
+/// and returns how many, or `None` when the query is not plain or has more
+/// than [`MAX_PAIRS`] pairs.
+fn plain_query<'q>(query: &'q str, out: &mut [(&'q str, &'q str); MAX_PAIRS]) -> Option<usize> {
+    let mut n = 0;
+    for pair in query.split('&') {
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if !key.bytes().all(plain_query_byte) || !value.bytes().all(plain_query_byte) {
+            return None;
+        }
+        if key.is_empty() || tracking_key(key) {
+            continue;
+        }
+        *out.get_mut(n)? = (key, value);
+        n += 1;
+    }
+    Some(n)
+}
+
 /// The canonical form of `raw` when it is a plain URL, else `None`.
 #[cfg(test)]
 pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<String> {
@@ -120,6 +162,10 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
         return false;
     };
     let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
+    let (rest, query) = match rest.split_once('?') {
+        Some((before, query)) => (before, Some(query)),
+        None => (rest, None),
+    };
     let (host, path) = match rest.find('/') {
         Some(i) => rest.split_at(i),
         None => (rest, ""),
@@ -127,6 +173,12 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
     if !plain_host(host) || !plain_path(path) {
         return false;
     }
+    let mut pairs = [("", ""); MAX_PAIRS];
+    let Some(kept) = query.map_or(Some(0), |q| plain_query(q, &mut pairs)) else {
+        return false;
+    };
+    let pairs = &mut pairs[..kept];
+    pairs.sort_unstable();
     let mut path = path;
     while path.len() > 1 && path.ends_with('/') {
         path = &path[..path.len() - 1];
@@ -147,6 +199,17 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
         out.replace_range(host_start..host_start + 4, "");
     }
     out.push_str(path);
+    if !pairs.is_empty() {
+        if path.is_empty() {
+            out.push('/');
+        }
+        for (i, (k, v)) in pairs.iter().enumerate() {
+            out.push(if i == 0 { '?' } else { '&' });
+            out.push_str(k);
+            out.push('=');
+            out.push_str(v);
+        }
+    }
     true
 }
 
@@ -185,6 +248,15 @@ mod tests {
             ("https://example.com//", "https://example.com"),
             ("https://example.com/p#frag?x", "https://example.com/p"),
             ("https://www.com/x", "https://www.com/x"),
+            (
+                "https://example.com/a/?utm_source=x&b=2&a=1",
+                "https://example.com/a?a=1&b=2",
+            ),
+            ("https://example.com?b&a=1", "https://example.com/?a=1&b="),
+            (
+                "https://example.com/?utm_medium=rss#x",
+                "https://example.com",
+            ),
         ] {
             assert_eq!(
                 canonical_fast(raw, CanonicalOptions::default()).as_deref(),
@@ -201,7 +273,9 @@ mod tests {
     #[test]
     fn anything_unusual_takes_the_slow_path() {
         for raw in [
-            "https://example.com/a?b=1",
+            "https://example.com/a?b=1+2",
+            "https://example.com/a?b=%41",
+            "https://example.com/a?b=1=2",
             "https://example.com:8080/",
             "https://user@example.com/",
             "https://example.com/a%20b",
@@ -231,9 +305,16 @@ mod tests {
             www in prop::bool::ANY,
             host in "[a-zA-Z0-9-]{1,8}(\\.[a-zA-Z0-9-]{1,6}){0,3}",
             path in "(/[a-zA-Z0-9._~!$&()*+,;=:@%' -]{0,6}){0,4}/?",
-            tail in prop::sample::select(vec!["", "#f", "?a=1", "#x?y", "?utm_source=z", ":80"]),
+            tail in prop::sample::select(vec![
+                "", "#f", "?a=1", "#x?y", "?utm_source=z", ":80", "?b=2&a=1", "?a=&b",
+                "?UTM_Medium=x&z=1", "?a=b=c", "?&&a=1&", "?A=1&a=0&a=", "?fbclid=1#f",
+                "?FBclid=2&gclid=3", "?x=%20", "?", "?=1", "?a+b=1", "?q=a*b", "?k=~",
+            ]),
+            query in "(\\?[a-zA-Z0-9_=&.~+%-]{0,14})?",
         ) {
             let raw = format!("{scheme}{}{host}{path}{tail}", if www { "www." } else { "" });
+            agree(&raw)?;
+            let raw = format!("{scheme}{}{host}{path}{query}", if www { "www." } else { "" });
             agree(&raw)?;
         }
 
@@ -246,8 +327,9 @@ mod tests {
         fn the_fast_path_covers_plain_urls(
             host in "[a-z0-9]{1,8}\\.[a-z]{2,6}",
             path in "(/[a-zA-Z0-9_-]{1,8}){0,4}/?",
+            query in "(\\?[a-z]{1,4}=[a-z0-9]{0,4}(&[a-z_]{1,6}=[a-z0-9]{0,4}){0,3})?",
         ) {
-            let raw = format!("https://{host}{path}");
+            let raw = format!("https://{host}{path}{query}");
             prop_assert!(agree(&raw)?, "{} should take the fast path", raw);
         }
     }

@@ -82,8 +82,10 @@ use crate::result::{Scores, SearchResult, SourceHit};
 use crate::tokenize::query_terms;
 
 mod canonical_fast;
+mod merge_keys;
 
 use canonical_fast::canonical_fast_into;
+use merge_keys::MergeKeys;
 
 /// The default RRF constant `k`.
 pub const DEFAULT_RRF_K: f64 = 60.0;
@@ -521,6 +523,12 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     let mut buffer = String::new();
     let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(input_hits);
     let mut unresolvable = Vec::new();
+    // Large fusions canonicalise on several threads first (the keys are
+    // read back in the same order, so the groups are the same).
+    let key_threads = thread_count(options.threads, input_hits);
+    let precomputed =
+        (key_threads > 1).then(|| MergeKeys::compute(calls, options.canonical, key_threads));
+    let mut flat = 0usize;
     for (ci, call) in calls.iter().enumerate() {
         let iso = infos[ci].isolated;
         for (hi, hit) in call.response.hits.iter().enumerate() {
@@ -529,22 +537,28 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             } else {
                 hit.rank
             };
-            let slow = if canonical_fast_into(&hit.url, options.canonical, &mut buffer) {
-                None
-            } else {
-                Some(canonical_url(&hit.url, options.canonical))
+            let slow;
+            let key = match &precomputed {
+                Some(keys) => keys.get(flat),
+                None if canonical_fast_into(&hit.url, options.canonical, &mut buffer) => {
+                    Ok(buffer.as_str())
+                }
+                None => {
+                    slow = canonical_url(&hit.url, options.canonical).map_err(|e| e.to_string());
+                    slow.as_deref().map_err(String::as_str)
+                }
             };
-            let canonical = match &slow {
-                None => buffer.as_str(),
-                Some(Ok(c)) => c.as_str(),
-                Some(Err(e)) => {
+            flat += 1;
+            let canonical = match key {
+                Ok(c) => c,
+                Err(reason) => {
                     unresolvable.push(UnresolvableHit {
                         engine: call.engine.clone(),
                         sub_query: call.sub_query.clone(),
                         rank,
                         index: hi,
                         url: hit.url.clone(),
-                        reason: e.to_string(),
+                        reason: reason.to_string(),
                     });
                     continue;
                 }
@@ -618,18 +632,19 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
     let threads = thread_count(options.threads, n_groups);
-    let (mut results, metas) = if threads <= 1 {
-        build_groups(&shared, &mut refs, &starts, keys)
+    let (mut parts, metas) = if threads <= 1 {
+        let (results, metas) = build_groups(&shared, &mut refs, &starts, keys);
+        (Parts::one(results), metas)
     } else {
         build_parallel(&shared, &mut refs, &starts, keys, threads)
     };
     drop(refs);
 
     // 4. Final score and order.
-    let rrf_max = results.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
+    let rrf_max = parts.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
     let [wk, wf, wa] = checked.weights;
     let wsum = wk + wf + wa;
-    for r in &mut results {
+    for r in parts.iter_mut() {
         let s = &mut r.scores;
         s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / wsum;
         let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
@@ -639,12 +654,12 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     // the scores and the best rank; the first bytes of the URL (after the
     // scheme every canonical URL shares) settle most of those ties without
     // reading the results.
-    let skip = if results.iter().all(|r| r.url.starts_with("https://")) {
+    let skip = if parts.iter().all(|r| r.url.starts_with("https://")) {
         "https://".len()
     } else {
         0
     };
-    let mut order: Vec<(f64, f64, u32, u128, u32)> = results
+    let mut order: Vec<(f64, f64, u32, u128, u32)> = parts
         .iter()
         .zip(&metas)
         .enumerate()
@@ -665,18 +680,17 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             .then_with(|| a.3.cmp(&b.3))
             .then_with(|| {
                 let (i, j) = (a.4 as usize, b.4 as usize);
-                compare_built(&results[i], &metas[i], &results[j], &metas[j])
+                compare_built(parts.get(i), &metas[i], parts.get(j), &metas[j])
             })
     });
-    let merged = results.len();
-    // Put the results in that order in place (no second copy of them).
+    let merged = metas.len();
     let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
     let fps: Vec<Fingerprint> = perm
         .iter()
         .map(|&i| metas[i as usize].fingerprint)
         .collect();
     drop(metas);
-    permute(&mut results, &mut perm);
+    let results = parts.into_order(&mut perm);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -823,21 +837,87 @@ fn build_groups(
     (results, metas)
 }
 
-/// [`build_groups`] over `threads` contiguous slices of the groups.
+/// The built results: one vector, or one per thread (in group order).
+struct Parts {
+    parts: Vec<Vec<SearchResult>>,
+    /// Global index of each part's first result, and the total at the end.
+    offsets: Vec<usize>,
+}
+
+impl Parts {
+    fn one(results: Vec<SearchResult>) -> Self {
+        Parts {
+            offsets: vec![0, results.len()],
+            parts: vec![results],
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &SearchResult> {
+        self.parts.iter().flatten()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut SearchResult> {
+        self.parts.iter_mut().flatten()
+    }
+
+    /// The part holding global index `i`, and the index within it.
+    fn locate(&self, i: usize) -> (usize, usize) {
+        let p = self.offsets.partition_point(|&o| o <= i).saturating_sub(1);
+        (p, i - self.offsets[p])
+    }
+
+    fn get(&self, i: usize) -> &SearchResult {
+        let (p, k) = self.locate(i);
+        &self.parts[p][k]
+    }
+
+    /// The results in the order `perm` gives (position `k` gets global
+    /// index `perm[k]`; `perm` is used up). One part is put in order in
+    /// place (no second copy of the results); several are gathered into one
+    /// vector, each result moved once.
+    fn into_order(mut self, perm: &mut [u32]) -> Vec<SearchResult> {
+        if self.parts.len() == 1 {
+            let mut results = self.parts.pop().unwrap_or_default();
+            permute(&mut results, perm);
+            return results;
+        }
+        let mut taken: Vec<Vec<Option<SearchResult>>> = Vec::with_capacity(self.parts.len());
+        for part in std::mem::take(&mut self.parts) {
+            taken.push(part.into_iter().map(Some).collect());
+        }
+        let mut out = Vec::with_capacity(perm.len());
+        for &i in perm.iter() {
+            let (p, k) = self.locate(i as usize);
+            if let Some(r) = taken[p][k].take() {
+                out.push(r);
+            }
+        }
+        out
+    }
+}
+
+/// [`build_groups`] over `threads` contiguous slices of the groups, cut so
+/// that each slice has about as many hits (groups of shared URLs, which
+/// cost more, tend to come first).
 fn build_parallel(
     shared: &Shared<'_>,
     refs: &mut [HitRef],
     starts: &[u32],
     mut keys: Vec<String>,
     threads: usize,
-) -> (Vec<SearchResult>, Vec<Meta>) {
+) -> (Parts, Vec<Meta>) {
     let n = keys.len();
-    let per = n.div_ceil(threads);
+    let hits = u64::from(starts[n] - starts[0]);
+    let mut bounds: Vec<usize> = (0..threads)
+        .map(|t| {
+            let want = starts[0] + u32::try_from(hits * t as u64 / threads as u64).unwrap_or(0);
+            starts[..n].partition_point(|&s| s < want)
+        })
+        .collect();
+    bounds.push(n);
     // Cut from the end so each part owns its keys and its slice of refs.
     let mut parts = Vec::with_capacity(threads);
     let mut refs_rest = refs;
-    let mut bounds: Vec<usize> = (0..threads).map(|t| (t * per).min(n)).collect();
-    bounds.push(n);
     for t in (0..threads).rev() {
         let (lo, hi) = (bounds[t], bounds[t + 1]);
         let part_keys = keys.split_off(lo);
@@ -854,19 +934,27 @@ fn build_parallel(
                 scope.spawn(move || build_groups(shared, part_refs, part_starts, part_keys))
             })
             .collect();
-        let mut results = Vec::with_capacity(n);
+        let mut results = Vec::with_capacity(threads);
+        let mut offsets = vec![0];
         let mut metas = Vec::with_capacity(n);
         for h in handles {
             match h.join() {
                 Ok((r, m)) => {
-                    results.extend(r);
+                    offsets.push(offsets[offsets.len() - 1] + r.len());
+                    results.push(r);
                     metas.extend(m);
                 }
                 // A panic in a worker is a bug; re-raise it unchanged.
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        (results, metas)
+        (
+            Parts {
+                parts: results,
+                offsets,
+            },
+            metas,
+        )
     })
 }
 
@@ -1035,17 +1123,17 @@ impl<'a> BuildContext<'a> {
         self.found.iter_mut().for_each(|f| *f = false);
         let (terms, term_hashes, found) = (self.terms, &self.term_hashes, &mut self.found);
         let filter = self.term_filter;
-        let fingerprint = self.builder.build_visiting(title, snippet, |token| {
-            // One bit per term hash: most tokens are no term at all.
-            if filter & (1 << (token.hash & 63)) == 0 {
-                return;
-            }
-            for (i, &th) in term_hashes.iter().enumerate() {
-                if th == token.hash && token.eq_lower(&terms[i]) {
-                    found[i] = true;
+        // One bit per term hash: most tokens are no term at all and are
+        // not handed out.
+        let fingerprint = self
+            .builder
+            .build_visiting(title, snippet, filter, |token| {
+                for (i, &th) in term_hashes.iter().enumerate() {
+                    if th == token.hash && token.eq_lower(&terms[i]) {
+                        found[i] = true;
+                    }
                 }
-            }
-        });
+            });
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);
 
         let result = SearchResult {

@@ -63,7 +63,7 @@ use crate::result::{NearDuplicate, SearchResult};
 mod token_stream;
 
 pub use token_stream::token_hash;
-pub(crate) use token_stream::{Tok, TokenStream};
+pub(crate) use token_stream::{Tok, TokenStream, ascii_words};
 use token_stream::{count_tokens, mix};
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
@@ -141,27 +141,33 @@ pub struct FingerprintBuilder {
 impl FingerprintBuilder {
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
-        self.build_visiting(title, snippet, |_| {})
+        self.build_visiting(title, snippet, 0, |_| {})
     }
 
-    /// [`Self::build`], also handing every token of the full title and of
-    /// the snippet to `visit` (fusion measures keyword coverage with them,
-    /// so each text is tokenised once).
+    /// [`Self::build`], also handing the tokens of the full title and of
+    /// the snippet whose hash `h` has bit `h % 64` set in `filter` to
+    /// `visit` (fusion measures keyword coverage with them, so each text is
+    /// tokenised once; its filter has the bits of the query terms' hashes).
     pub(crate) fn build_visiting(
         &mut self,
         title: &str,
         snippet: &str,
+        filter: u64,
         mut visit: impl FnMut(&Tok<'_>),
     ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
         if stripped.len() == title.len() {
-            self.add_field(title, &mut visit);
+            self.add_field(title, filter, &mut visit);
         } else {
-            self.stream.for_each(title, |t| visit(&t));
-            self.add_field(stripped, &mut |_| {});
+            self.stream.for_each(title, |t| {
+                if filter & (1 << (t.hash & 63)) != 0 {
+                    visit(&t);
+                }
+            });
+            self.add_field(stripped, 0, &mut |_| {});
         }
-        self.add_field(snippet, &mut visit);
+        self.add_field(snippet, filter, &mut visit);
         let (simhash, n) = simhash_of_distinct(&self.features, &mut self.seen);
         let chars = title.chars().count() + snippet.chars().count();
         Fingerprint {
@@ -171,17 +177,30 @@ impl FingerprintBuilder {
         }
     }
 
-    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&Tok<'_>)) {
+    fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) {
         self.words.clear();
-        let (words, features) = (&mut self.words, &mut self.features);
-        self.stream.for_each(text, |t| {
-            visit(&t);
-            if t.cjk {
-                features.push(mix(t.hash ^ CJK_TAG));
-            } else {
-                words.push(t.hash);
-            }
-        });
+        if text.is_ascii() {
+            // ASCII text has words only (no CJK bigram features).
+            let words = &mut self.words;
+            ascii_words(text, |start, end, hash| {
+                words.push(hash);
+                if filter & (1 << (hash & 63)) != 0 {
+                    visit(&Tok::ascii_word(&text[start..end], hash));
+                }
+            });
+        } else {
+            let (words, features) = (&mut self.words, &mut self.features);
+            self.stream.for_each(text, |t| {
+                if filter & (1 << (t.hash & 63)) != 0 {
+                    visit(&t);
+                }
+                if t.cjk {
+                    features.push(mix(t.hash ^ CJK_TAG));
+                } else {
+                    words.push(t.hash);
+                }
+            });
+        }
         match self.words.len() {
             0 => {}
             1 | 2 => {

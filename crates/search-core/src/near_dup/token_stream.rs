@@ -102,7 +102,17 @@ pub(crate) struct Tok<'t> {
     ascii_upper: bool,
 }
 
-impl Tok<'_> {
+impl<'t> Tok<'t> {
+    /// A word of ASCII text (letters may be uppercase) and its hash.
+    pub(crate) fn ascii_word(text: &'t str, hash: u64) -> Self {
+        Tok {
+            cjk: false,
+            hash,
+            text,
+            ascii_upper: true,
+        }
+    }
+
     /// Whether the token equals `lower` (a lowercase string).
     pub(crate) fn eq_lower(&self, lower: &str) -> bool {
         if self.ascii_upper {
@@ -127,9 +137,6 @@ impl Tok<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct TokenStream {
     buffer: String,
-    /// Word starts and ends of an ASCII text, one bit per byte.
-    starts: Vec<u64>,
-    ends: Vec<u64>,
 }
 
 /// Byte classes for the ASCII fast path.
@@ -250,6 +257,73 @@ fn ascii_word_hash(bytes: &[u8], start: usize, len: usize) -> u64 {
     short_hash(lo, hi, len)
 }
 
+/// The words of the ASCII text `text` as [`crate::tokenize::tokens`] finds
+/// them: `f(start, end, hash)` for each, in order, with the byte range of
+/// the word in `text` (ASCII letters may be uppercase) and [`token_hash`]
+/// of the word lowercased.
+///
+/// Words are the runs of letters and digits, found 64 bytes at a time: a
+/// bit mask of the letters and digits (eight bytes per step, no branch per
+/// byte) whose changes are where runs start and end, which are visited by
+/// their set bits. A run followed by `+ # . '` is extended by a short scan
+/// (`node.js`, `c++`), dropping trailing `.`/`'`; the runs it took in are
+/// skipped.
+#[inline]
+pub(crate) fn ascii_words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    debug_assert!(text.is_ascii());
+    // Whether the byte before the current block is a letter or digit.
+    let mut carry = 0u64;
+    // Start of the run being read, when inside one.
+    let mut start = usize::MAX;
+    // Edges at or before this position were consumed by a joined word.
+    let mut skip_to = 0usize;
+    let mut base = 0usize;
+    while base < n {
+        let mut alnum = 0u64;
+        for k in 0..8 {
+            let at = base + k * 8;
+            if at >= n {
+                break;
+            }
+            alnum |= alnum_bits(bytes, at) << (8 * k);
+        }
+        let mut edges = alnum ^ ((alnum << 1) | carry);
+        carry = alnum >> 63;
+        while edges != 0 {
+            let at = base + edges.trailing_zeros() as usize;
+            edges &= edges - 1;
+            if at < skip_to {
+                continue;
+            }
+            if start == usize::MAX {
+                start = at;
+                continue;
+            }
+            // A run of letters and digits ends at `at`.
+            let mut end = at;
+            if at < n && matches!(CLASS[bytes[at] as usize], KEEP | TRIM) {
+                let mut i = at;
+                while i < n && CLASS[bytes[i] as usize] != OTHER {
+                    if CLASS[bytes[i] as usize] != TRIM {
+                        end = i + 1;
+                    }
+                    i += 1;
+                }
+                // The byte at `i` is no letter, so no run starts there.
+                skip_to = i + 1;
+            }
+            f(start, end, ascii_word_hash(bytes, start, end - start));
+            start = usize::MAX;
+        }
+        base += 64;
+    }
+    if start != usize::MAX && start >= skip_to {
+        f(start, n, ascii_word_hash(bytes, start, n - start));
+    }
+}
+
 impl TokenStream {
     /// Call `f` for every token of `text`, exactly as
     /// [`crate::tokenize::tokens`] would produce them.
@@ -261,91 +335,11 @@ impl TokenStream {
         }
     }
 
-    /// [`Self::for_each`] for ASCII text: the words are the runs of letters
-    /// and digits, found eight bytes at a time as bit masks of where runs
-    /// start and end (no branch per byte or per word boundary), joined
-    /// across `+ # . '` by a short scan where such a byte ends a run.
+    /// [`Self::for_each`] for ASCII text (see [`ascii_words`]).
     fn for_each_ascii(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) {
-        let bytes = text.as_bytes();
-        let n = bytes.len();
-        if n == 0 {
-            return;
-        }
-        let blocks = n.div_ceil(64);
-        self.starts.clear();
-        self.ends.clear();
-        // Whether the byte before the block is alphanumeric.
-        let mut carry = 0u64;
-        for b in 0..blocks {
-            let mut alnum = 0u64;
-            for k in 0..8 {
-                let at = b * 64 + k * 8;
-                if at >= n {
-                    break;
-                }
-                alnum |= alnum_bits(bytes, at) << (8 * k);
-            }
-            let before = (alnum << 1) | carry;
-            self.starts.push(alnum & !before);
-            self.ends.push(!alnum & before);
-            carry = alnum >> 63;
-        }
-        // A run that reaches the end of a text of whole blocks ends at `n`.
-        self.ends.push(carry);
-        let (starts, ends) = (&self.starts, &self.ends);
-        let (mut sb, mut eb) = (0usize, 0usize);
-        let (mut sm, mut em) = (starts[0], ends[0]);
-        loop {
-            while sm == 0 {
-                sb += 1;
-                if sb >= blocks {
-                    return;
-                }
-                sm = starts[sb];
-            }
-            let start = sb * 64 + sm.trailing_zeros() as usize;
-            sm &= sm - 1;
-            while em == 0 {
-                eb += 1;
-                em = ends.get(eb).copied().unwrap_or(1);
-            }
-            let run_end = eb * 64 + em.trailing_zeros() as usize;
-            em &= em - 1;
-            let mut end = run_end;
-            if run_end < n && matches!(CLASS[bytes[run_end] as usize], KEEP | TRIM) {
-                // `+ # . '` continue the word, and may join the next run
-                // of letters and digits to it (`node.js`).
-                let mut i = run_end;
-                while i < n && CLASS[bytes[i] as usize] != OTHER {
-                    if CLASS[bytes[i] as usize] != TRIM {
-                        end = i + 1;
-                    }
-                    i += 1;
-                }
-                // Skip the runs the word took in.
-                loop {
-                    while sm == 0 && sb + 1 < blocks {
-                        sb += 1;
-                        sm = starts[sb];
-                    }
-                    if sm == 0 || sb * 64 + sm.trailing_zeros() as usize >= i {
-                        break;
-                    }
-                    sm &= sm - 1;
-                    while em == 0 {
-                        eb += 1;
-                        em = ends.get(eb).copied().unwrap_or(1);
-                    }
-                    em &= em - 1;
-                }
-            }
-            f(Tok {
-                cjk: false,
-                hash: ascii_word_hash(bytes, start, end - start),
-                text: &text[start..end],
-                ascii_upper: true,
-            });
-        }
+        ascii_words(text, |start, end, hash| {
+            f(Tok::ascii_word(&text[start..end], hash))
+        });
     }
 
     /// [`Self::for_each`] for any text.
