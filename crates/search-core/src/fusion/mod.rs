@@ -632,7 +632,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
     let threads = thread_count(options.threads, n_groups);
-    let (mut parts, metas) = if threads <= 1 {
+    let (parts, metas) = if threads <= 1 {
         let (results, metas) = build_groups(&shared, &mut refs, &starts, keys);
         (Parts::one(results), metas)
     } else {
@@ -643,54 +643,22 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     // 4. Final score and order.
     let rrf_max = parts.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
     let [wk, wf, wa] = checked.weights;
-    let wsum = wk + wf + wa;
-    for r in parts.iter_mut() {
-        let s = &mut r.scores;
-        s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / wsum;
-        let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
-        s.final_score = checked.share * rank_part + (1.0 - checked.share) * s.intent;
-    }
-    // Sort compact keys, not the results themselves. Many results tie on
-    // the scores and the best rank; the first bytes of the URL (after the
-    // scheme every canonical URL shares) settle most of those ties without
-    // reading the results.
-    let skip = if parts.iter().all(|r| r.url.starts_with("https://")) {
-        "https://".len()
-    } else {
-        0
+    let scoring = FinalScoring {
+        rrf_max,
+        weights: [wk, wf, wa],
+        wsum: wk + wf + wa,
+        share: checked.share,
+        // The first bytes of the URL after the scheme every canonical URL
+        // shares settle most ties of the scores and the best rank.
+        skip: if parts.iter().all(|r| r.url.starts_with("https://")) {
+            "https://".len()
+        } else {
+            0
+        },
     };
-    let mut order: Vec<(f64, f64, u32, u128, u32)> = parts
-        .iter()
-        .zip(&metas)
-        .enumerate()
-        .map(|(i, (r, m))| {
-            (
-                r.scores.final_score,
-                r.scores.rrf,
-                m.best_rank,
-                url_prefix(&r.url, skip),
-                i as u32,
-            )
-        })
-        .collect();
-    order.sort_unstable_by(|a, b| {
-        b.0.total_cmp(&a.0)
-            .then_with(|| b.1.total_cmp(&a.1))
-            .then_with(|| a.2.cmp(&b.2))
-            .then_with(|| a.3.cmp(&b.3))
-            .then_with(|| {
-                let (i, j) = (a.4 as usize, b.4 as usize);
-                compare_built(parts.get(i), &metas[i], parts.get(j), &metas[j])
-            })
-    });
     let merged = metas.len();
-    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
-    let fps: Vec<Fingerprint> = perm
-        .iter()
-        .map(|&i| metas[i as usize].fingerprint)
-        .collect();
+    let (results, fps) = parts.into_order(&metas, &scoring);
     drop(metas);
-    let results = parts.into_order(&mut perm);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -856,44 +824,187 @@ impl Parts {
         self.parts.iter().flatten()
     }
 
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut SearchResult> {
-        self.parts.iter_mut().flatten()
-    }
-
-    /// The part holding global index `i`, and the index within it.
-    fn locate(&self, i: usize) -> (usize, usize) {
-        let p = self.offsets.partition_point(|&o| o <= i).saturating_sub(1);
-        (p, i - self.offsets[p])
-    }
-
-    fn get(&self, i: usize) -> &SearchResult {
-        let (p, k) = self.locate(i);
-        &self.parts[p][k]
-    }
-
-    /// The results in the order `perm` gives (position `k` gets global
-    /// index `perm[k]`; `perm` is used up). One part is put in order in
-    /// place (no second copy of the results); several are gathered into one
-    /// vector, each result moved once.
-    fn into_order(mut self, perm: &mut [u32]) -> Vec<SearchResult> {
-        if self.parts.len() == 1 {
-            let mut results = self.parts.pop().unwrap_or_default();
-            permute(&mut results, perm);
-            return results;
+    /// Final scores set and the results in their final order, with the
+    /// fingerprint of each. One part is ordered in place (no second copy
+    /// of the results); several are each ordered on their own thread and
+    /// then merged, each result moved once.
+    fn into_order(
+        self,
+        metas: &[Meta],
+        scoring: &FinalScoring,
+    ) -> (Vec<SearchResult>, Vec<Fingerprint>) {
+        let Parts { mut parts, offsets } = self;
+        if parts.len() == 1 {
+            let mut results = parts.pop().unwrap_or_default();
+            let metas = order_part(&mut results, metas, scoring);
+            return (results, metas.iter().map(|m| m.fingerprint).collect());
         }
-        let mut taken: Vec<Vec<Option<SearchResult>>> = Vec::with_capacity(self.parts.len());
-        for part in std::mem::take(&mut self.parts) {
-            taken.push(part.into_iter().map(Some).collect());
-        }
-        let mut out = Vec::with_capacity(perm.len());
-        for &i in perm.iter() {
-            let (p, k) = self.locate(i as usize);
-            if let Some(r) = taken[p][k].take() {
-                out.push(r);
+        let sorted: Vec<(Vec<SearchResult>, Vec<Meta>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .enumerate()
+                .map(|(p, mut part)| {
+                    let metas = &metas[offsets[p]..offsets[p + 1]];
+                    scope.spawn(move || {
+                        let metas = order_part(&mut part, metas, scoring);
+                        (part, metas)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| match h.join() {
+                    Ok(done) => done,
+                    // A panic in a worker is a bug; re-raise it unchanged.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        merge_sorted(sorted, scoring.skip)
+    }
+}
+
+/// What the final score and the order need besides each result.
+struct FinalScoring {
+    rrf_max: f64,
+    weights: [f64; 3],
+    wsum: f64,
+    share: f64,
+    /// Bytes of every URL's shared scheme to skip in the order key.
+    skip: usize,
+}
+
+impl FinalScoring {
+    /// Set a result's `intent` and `final` scores (module docs, step 4).
+    fn apply(&self, s: &mut Scores) {
+        let [wk, wf, wa] = self.weights;
+        s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / self.wsum;
+        let rank_part = if self.rrf_max > 0.0 {
+            s.rrf / self.rrf_max
+        } else {
+            0.0
+        };
+        s.final_score = self.share * rank_part + (1.0 - self.share) * s.intent;
+    }
+}
+
+/// A result's compact order key: final and RRF score, best rank, the
+/// first URL bytes, and its index.
+type OrderKey = (f64, f64, u32, u128, u32);
+
+fn order_key(r: &SearchResult, m: &Meta, index: usize, skip: usize) -> OrderKey {
+    (
+        r.scores.final_score,
+        r.scores.rrf,
+        m.best_rank,
+        url_prefix(&r.url, skip),
+        index as u32,
+    )
+}
+
+/// The total order of results by their keys, the results themselves
+/// settling what the keys leave tied.
+fn compare_keyed(
+    a: &OrderKey,
+    b: &OrderKey,
+    (ra, ma): (&SearchResult, &Meta),
+    (rb, mb): (&SearchResult, &Meta),
+) -> Ordering {
+    b.0.total_cmp(&a.0)
+        .then_with(|| b.1.total_cmp(&a.1))
+        .then_with(|| a.2.cmp(&b.2))
+        .then_with(|| a.3.cmp(&b.3))
+        .then_with(|| compare_built(ra, ma, rb, mb))
+}
+
+/// Score and sort one vector of results in place (sorting compact keys,
+/// then following the permutation's cycles); their metas in the new order.
+fn order_part(results: &mut [SearchResult], metas: &[Meta], scoring: &FinalScoring) -> Vec<Meta> {
+    for r in results.iter_mut() {
+        scoring.apply(&mut r.scores);
+    }
+    let mut order: Vec<OrderKey> = results
+        .iter()
+        .zip(metas)
+        .enumerate()
+        .map(|(i, (r, m))| order_key(r, m, i, scoring.skip))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        let (i, j) = (a.4 as usize, b.4 as usize);
+        compare_keyed(a, b, (&results[i], &metas[i]), (&results[j], &metas[j]))
+    });
+    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
+    let sorted = perm.iter().map(|&i| metas[i as usize]).collect();
+    permute(results, &mut perm);
+    sorted
+}
+
+/// One sorted part being merged: its next result, the rest, and the metas
+/// of all of them (`at` is the next result's).
+struct Head {
+    current: Option<SearchResult>,
+    rest: std::vec::IntoIter<SearchResult>,
+    metas: Vec<Meta>,
+    at: usize,
+}
+
+/// Merge results sorted part by part into one sorted vector (each result
+/// moved once), with their fingerprints.
+fn merge_sorted(
+    parts: Vec<(Vec<SearchResult>, Vec<Meta>)>,
+    skip: usize,
+) -> (Vec<SearchResult>, Vec<Fingerprint>) {
+    let total: usize = parts.iter().map(|p| p.0.len()).sum();
+    let mut out = Vec::with_capacity(total);
+    let mut fps = Vec::with_capacity(total);
+    let mut heads: Vec<Head> = parts
+        .into_iter()
+        .map(|(results, metas)| {
+            let mut rest = results.into_iter();
+            Head {
+                current: rest.next(),
+                rest,
+                metas,
+                at: 0,
+            }
+        })
+        .collect();
+    loop {
+        // The smallest head (few parts: a linear scan).
+        let mut best: Option<(usize, OrderKey)> = None;
+        for (p, head) in heads.iter().enumerate() {
+            let (Some(r), Some(m)) = (head.current.as_ref(), head.metas.get(head.at)) else {
+                continue;
+            };
+            let key = order_key(r, m, 0, skip);
+            let better = match &best {
+                None => true,
+                Some((q, best_key)) => {
+                    let other = &heads[*q];
+                    match (other.current.as_ref(), other.metas.get(other.at)) {
+                        (Some(rq), Some(mq)) => {
+                            compare_keyed(&key, best_key, (r, m), (rq, mq)) == Ordering::Less
+                        }
+                        _ => true,
+                    }
+                }
+            };
+            if better {
+                best = Some((p, key));
             }
         }
-        out
+        let Some((p, _)) = best else {
+            break;
+        };
+        let head = &mut heads[p];
+        if let (Some(r), Some(m)) = (head.current.take(), head.metas.get(head.at)) {
+            out.push(r);
+            fps.push(m.fingerprint);
+        }
+        head.at += 1;
+        head.current = head.rest.next();
     }
+    (out, fps)
 }
 
 /// [`build_groups`] over `threads` contiguous slices of the groups, cut so
