@@ -657,8 +657,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         },
     };
     let merged = metas.len();
-    let (results, fps) = parts.into_order(&metas, &scoring);
-    drop(metas);
+    let (results, fps) = parts.into_order(metas, &scoring);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -830,21 +829,26 @@ impl Parts {
     /// then merged, each result moved once.
     fn into_order(
         self,
-        metas: &[Meta],
+        mut metas: Vec<Meta>,
         scoring: &FinalScoring,
     ) -> (Vec<SearchResult>, Vec<Fingerprint>) {
         let Parts { mut parts, offsets } = self;
         if parts.len() == 1 {
             let mut results = parts.pop().unwrap_or_default();
             let metas = order_part(&mut results, metas, scoring);
-            return (results, metas.iter().map(|m| m.fingerprint).collect());
+            return (results, metas.into_iter().map(|m| m.fingerprint).collect());
         }
+        // Each part with its own metas (cut from the end).
+        let mut work = Vec::with_capacity(parts.len());
+        for (p, part) in parts.into_iter().enumerate().rev() {
+            work.push((part, metas.split_off(offsets[p].min(metas.len()))));
+        }
+        work.reverse();
+        drop(metas);
         let sorted: Vec<(Vec<SearchResult>, Vec<Meta>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
+            let handles: Vec<_> = work
                 .into_iter()
-                .enumerate()
-                .map(|(p, mut part)| {
-                    let metas = &metas[offsets[p]..offsets[p + 1]];
+                .map(|(mut part, metas)| {
                     scope.spawn(move || {
                         let metas = order_part(&mut part, metas, scoring);
                         (part, metas)
@@ -919,13 +923,13 @@ fn compare_keyed(
 
 /// Score and sort one vector of results in place (sorting compact keys,
 /// then following the permutation's cycles); their metas in the new order.
-fn order_part(results: &mut [SearchResult], metas: &[Meta], scoring: &FinalScoring) -> Vec<Meta> {
+fn order_part(results: &mut [SearchResult], metas: Vec<Meta>, scoring: &FinalScoring) -> Vec<Meta> {
     for r in results.iter_mut() {
         scoring.apply(&mut r.scores);
     }
     let mut order: Vec<OrderKey> = results
         .iter()
-        .zip(metas)
+        .zip(&metas)
         .enumerate()
         .map(|(i, (r, m))| order_key(r, m, i, scoring.skip))
         .collect();
@@ -935,6 +939,7 @@ fn order_part(results: &mut [SearchResult], metas: &[Meta], scoring: &FinalScori
     });
     let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
     let sorted = perm.iter().map(|&i| metas[i as usize]).collect();
+    drop(metas);
     permute(results, &mut perm);
     sorted
 }
