@@ -632,16 +632,15 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
     let threads = thread_count(options.threads, n_groups);
-    let (parts, metas) = if threads <= 1 {
-        let (results, metas) = build_groups(&shared, &mut refs, &starts, keys);
-        (Parts::one(results), metas)
+    let (mut results, metas) = if threads <= 1 {
+        build_groups(&shared, &mut refs, &starts, keys)
     } else {
         build_parallel(&shared, &mut refs, &starts, keys, threads)
     };
     drop(refs);
 
     // 4. Final score and order.
-    let rrf_max = parts.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
+    let rrf_max = results.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
     let [wk, wf, wa] = checked.weights;
     let scoring = FinalScoring {
         rrf_max,
@@ -650,14 +649,16 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         share: checked.share,
         // The first bytes of the URL after the scheme every canonical URL
         // shares settle most ties of the scores and the best rank.
-        skip: if parts.iter().all(|r| r.url.starts_with("https://")) {
+        skip: if results.iter().all(|r| r.url.starts_with("https://")) {
             "https://".len()
         } else {
             0
         },
     };
     let merged = metas.len();
-    let (results, fps) = parts.into_order(metas, &scoring);
+    // Sorted in place: no second copy of the results.
+    let metas = order(&mut results, metas, &scoring);
+    let fps: Vec<Fingerprint> = metas.into_iter().map(|m| m.fingerprint).collect();
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -804,70 +805,6 @@ fn build_groups(
     (results, metas)
 }
 
-/// The built results: one vector, or one per thread (in group order).
-struct Parts {
-    parts: Vec<Vec<SearchResult>>,
-    /// Global index of each part's first result, and the total at the end.
-    offsets: Vec<usize>,
-}
-
-impl Parts {
-    fn one(results: Vec<SearchResult>) -> Self {
-        Parts {
-            offsets: vec![0, results.len()],
-            parts: vec![results],
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &SearchResult> {
-        self.parts.iter().flatten()
-    }
-
-    /// Final scores set and the results in their final order, with the
-    /// fingerprint of each. One part is ordered in place (no second copy
-    /// of the results); several are each ordered on their own thread and
-    /// then merged, each result moved once.
-    fn into_order(
-        self,
-        mut metas: Vec<Meta>,
-        scoring: &FinalScoring,
-    ) -> (Vec<SearchResult>, Vec<Fingerprint>) {
-        let Parts { mut parts, offsets } = self;
-        if parts.len() == 1 {
-            let mut results = parts.pop().unwrap_or_default();
-            let metas = order_part(&mut results, metas, scoring);
-            return (results, metas.into_iter().map(|m| m.fingerprint).collect());
-        }
-        // Each part with its own metas (cut from the end).
-        let mut work = Vec::with_capacity(parts.len());
-        for (p, part) in parts.into_iter().enumerate().rev() {
-            work.push((part, metas.split_off(offsets[p].min(metas.len()))));
-        }
-        work.reverse();
-        drop(metas);
-        let sorted: Vec<(Vec<SearchResult>, Vec<Meta>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = work
-                .into_iter()
-                .map(|(mut part, metas)| {
-                    scope.spawn(move || {
-                        let metas = order_part(&mut part, metas, scoring);
-                        (part, metas)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| match h.join() {
-                    Ok(done) => done,
-                    // A panic in a worker is a bug; re-raise it unchanged.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                })
-                .collect()
-        });
-        merge_sorted(sorted, scoring.skip)
-    }
-}
-
 /// What the final score and the order need besides each result.
 struct FinalScoring {
     rrf_max: f64,
@@ -921,9 +858,9 @@ fn compare_keyed(
         .then_with(|| compare_built(ra, ma, rb, mb))
 }
 
-/// Score and sort one vector of results in place (sorting compact keys,
-/// then following the permutation's cycles); their metas in the new order.
-fn order_part(results: &mut [SearchResult], metas: Vec<Meta>, scoring: &FinalScoring) -> Vec<Meta> {
+/// Score and sort the results in place (sorting compact keys, then
+/// following the permutation's cycles); their metas in the new order.
+fn order(results: &mut [SearchResult], metas: Vec<Meta>, scoring: &FinalScoring) -> Vec<Meta> {
     for r in results.iter_mut() {
         scoring.apply(&mut r.scores);
     }
@@ -944,74 +881,6 @@ fn order_part(results: &mut [SearchResult], metas: Vec<Meta>, scoring: &FinalSco
     sorted
 }
 
-/// One sorted part being merged: its next result, the rest, and the metas
-/// of all of them (`at` is the next result's).
-struct Head {
-    current: Option<SearchResult>,
-    rest: std::vec::IntoIter<SearchResult>,
-    metas: Vec<Meta>,
-    at: usize,
-}
-
-/// Merge results sorted part by part into one sorted vector (each result
-/// moved once), with their fingerprints.
-fn merge_sorted(
-    parts: Vec<(Vec<SearchResult>, Vec<Meta>)>,
-    skip: usize,
-) -> (Vec<SearchResult>, Vec<Fingerprint>) {
-    let total: usize = parts.iter().map(|p| p.0.len()).sum();
-    let mut out = Vec::with_capacity(total);
-    let mut fps = Vec::with_capacity(total);
-    let mut heads: Vec<Head> = parts
-        .into_iter()
-        .map(|(results, metas)| {
-            let mut rest = results.into_iter();
-            Head {
-                current: rest.next(),
-                rest,
-                metas,
-                at: 0,
-            }
-        })
-        .collect();
-    loop {
-        // The smallest head (few parts: a linear scan).
-        let mut best: Option<(usize, OrderKey)> = None;
-        for (p, head) in heads.iter().enumerate() {
-            let (Some(r), Some(m)) = (head.current.as_ref(), head.metas.get(head.at)) else {
-                continue;
-            };
-            let key = order_key(r, m, 0, skip);
-            let better = match &best {
-                None => true,
-                Some((q, best_key)) => {
-                    let other = &heads[*q];
-                    match (other.current.as_ref(), other.metas.get(other.at)) {
-                        (Some(rq), Some(mq)) => {
-                            compare_keyed(&key, best_key, (r, m), (rq, mq)) == Ordering::Less
-                        }
-                        _ => true,
-                    }
-                }
-            };
-            if better {
-                best = Some((p, key));
-            }
-        }
-        let Some((p, _)) = best else {
-            break;
-        };
-        let head = &mut heads[p];
-        if let (Some(r), Some(m)) = (head.current.take(), head.metas.get(head.at)) {
-            out.push(r);
-            fps.push(m.fingerprint);
-        }
-        head.at += 1;
-        head.current = head.rest.next();
-    }
-    (out, fps)
-}
-
 /// [`build_groups`] over `threads` contiguous slices of the groups, cut so
 /// that each slice has about as many hits (groups of shared URLs, which
 /// cost more, tend to come first).
@@ -1021,7 +890,7 @@ fn build_parallel(
     starts: &[u32],
     mut keys: Vec<String>,
     threads: usize,
-) -> (Parts, Vec<Meta>) {
+) -> (Vec<SearchResult>, Vec<Meta>) {
     let n = keys.len();
     let hits = u64::from(starts[n] - starts[0]);
     let mut bounds: Vec<usize> = (0..threads)
@@ -1050,27 +919,21 @@ fn build_parallel(
                 scope.spawn(move || build_groups(shared, part_refs, part_starts, part_keys))
             })
             .collect();
-        let mut results = Vec::with_capacity(threads);
-        let mut offsets = vec![0];
+        // Each part is freed once appended, so at most one part is held
+        // twice.
+        let mut results = Vec::with_capacity(n);
         let mut metas = Vec::with_capacity(n);
         for h in handles {
             match h.join() {
                 Ok((r, m)) => {
-                    offsets.push(offsets[offsets.len() - 1] + r.len());
-                    results.push(r);
+                    results.extend(r);
                     metas.extend(m);
                 }
                 // A panic in a worker is a bug; re-raise it unchanged.
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        (
-            Parts {
-                parts: results,
-                offsets,
-            },
-            metas,
-        )
+        (results, metas)
     })
 }
 
