@@ -52,12 +52,15 @@
 //! **Cost.** Work is linear in the hits: one hash-map lookup per hit (a key
 //! is allocated only for a new URL), one pass over each result's title and
 //! snippet (keyword coverage and the SimHash share the tokens; ASCII text
-//! is split into words eight bytes at a time and a short word is hashed
-//! with one multiply), a sort of compact keys of the merged results, which are then
-//! put in order in place, and the near-duplicate band index. Plain
-//! `http(s)://host/path` URLs get their canonical form by slicing (a tested
-//! fast path of `canonical_url`). Large fusions can build results on
-//! several threads ([`FusionOptions::threads`]).
+//! is split into words 64 bytes at a time from bit masks of letters and
+//! digits, and a word of up to 16 bytes is hashed with one multiply), a
+//! sort of compact keys of the merged results, which are then put in order
+//! in place, and the near-duplicate band index. Plain `http(s)://host/path`
+//! URLs, with a query of plain `key=value` pairs or none, get their
+//! canonical form by slicing (a tested fast path of `canonical_url`). The
+//! engine and sub-query names of a result's sources are shared, not copied.
+//! Large fusions can canonicalise the URLs and build the results on several
+//! threads ([`FusionOptions::threads`]); the output is the same.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -197,11 +200,12 @@ pub struct FusionOptions {
     pub near_dup: Option<NearDupOptions>,
     /// "Now" for freshness (injectable so results are reproducible).
     pub now: DateTime<Utc>,
-    /// Threads for building results: 1 (the default) keeps fusion on the
-    /// calling thread; 0 uses the machine's parallelism, up to 8; any other
-    /// number that many. Threads are only started for large fusions (16,384
-    /// merged results per thread), and the output is the same whatever the
-    /// count. The default is 1 because on a machine whose cores are busy
+    /// Threads for canonicalising URLs and building results: 1 (the
+    /// default) keeps fusion on the calling thread; 0 uses the machine's
+    /// parallelism, up to 8; any other number that many. Threads are only
+    /// started for large fusions (16,384 hits, then 16,384 merged results,
+    /// per thread; the results are split so that each thread gets about as
+    /// many hits), and the output is the same whatever the count. The default is 1 because on a machine whose cores are busy
     /// with other work (the usual case inside a search service) the extra
     /// threads measured slower than one (see `scripts/bench-fusion`).
     pub threads: usize,

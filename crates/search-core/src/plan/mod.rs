@@ -11,7 +11,7 @@
 //!   expansions (factual "definition" / "explained overview", status year +
 //!   "latest" / "update release", comparison split three ways, tutorial
 //!   "tutorial" / "guide step by step", exploratory overview / ecosystem /
-//!   use cases, news "news this week <year>" / "announcement latest",
+//!   use cases, news `"news this week <year>"` / "announcement latest",
 //!   resource "official documentation" / "github"); a technical-synonym
 //!   variant ([`synonyms`]). Deduplicated, capped (default 4), and whatever
 //!   the cap cut is listed in [`Plan::dropped`].
@@ -88,7 +88,7 @@ pub enum SubQueryPurpose {
     Definition,
     /// Factual: "X explained overview".
     Explained,
-    /// Status: "X latest <year>".
+    /// Status: `"X latest <year>"`.
     Latest,
     /// Status: "X update release".
     Update,
@@ -106,7 +106,7 @@ pub enum SubQueryPurpose {
     Ecosystem,
     /// Exploratory: "X use cases".
     UseCases,
-    /// News: "X news this week <year>".
+    /// News: `"X news this week <year>"`.
     News,
     /// News: "X announcement latest".
     Announcement,
