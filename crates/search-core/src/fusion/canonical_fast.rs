@@ -145,6 +145,25 @@ fn plain_query<'q>(query: &'q str, out: &mut [(&'q str, &'q str); MAX_PAIRS]) ->
     Some(n)
 }
 
+/// The merge key of `raw` written into `out` (cleared first): its
+/// canonical form by the fast path when it is a plain URL, else by
+/// [`canonical_url`]; why it has none otherwise.
+///
+/// [`canonical_url`]: crate::canonical::canonical_url
+pub(crate) fn merge_key_into(
+    raw: &str,
+    options: CanonicalOptions,
+    out: &mut String,
+) -> Result<(), String> {
+    if canonical_fast_into(raw, options, out) {
+        return Ok(());
+    }
+    let canonical = crate::canonical::canonical_url(raw, options).map_err(|e| e.to_string())?;
+    out.clear();
+    out.push_str(&canonical);
+    Ok(())
+}
+
 /// The canonical form of `raw` when it is a plain URL, else `None`.
 #[cfg(test)]
 pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<String> {

@@ -2,23 +2,24 @@
 //! several threads before the hits are grouped on one.
 //!
 //! Each thread takes a contiguous run of the hits (in call order, then hit
-//! order) and writes the canonical URLs of the plain ones into one string
-//! arena (the fast path, no allocation per hit); a URL that needs the full
-//! [`canonical_url`] keeps its own string, and one without a canonical form
-//! keeps the reason. Grouping then reads the keys in the same order as if it
-//! had computed them itself, so the result does not depend on the thread
-//! count.
+//! order) and writes their canonical URLs into one string arena (no
+//! allocation per hit), or the reason for a URL without a canonical form.
+//! Grouping then reads the keys in the same order as if it had computed them
+//! itself, so the result does not depend on the thread count.
 
-use crate::canonical::{CanonicalOptions, canonical_url};
+use crate::canonical::CanonicalOptions;
 use crate::response::EngineCall;
 
-use super::canonical_fast::canonical_fast_into;
+use super::canonical_fast::merge_key_into;
+
+/// The answer for a flat index no chunk covers (a bug, never expected).
+const NOT_COMPUTED: &str = "no merge key was computed for this hit";
 
 /// One hit's key as a thread left it.
 enum Slot {
     /// `arena[start..start + len]` of the hit's chunk.
     Arena { start: u32, len: u32 },
-    /// A canonical URL from the full canonicaliser.
+    /// A canonical URL that did not fit the arena's 32-bit offsets.
     Owned(String),
     /// Why the URL has no canonical form.
     Invalid(String),
@@ -69,19 +70,16 @@ impl MergeKeys {
             .partition_point(|c| c.first <= flat)
             .saturating_sub(1);
         let Some(chunk) = self.chunks.get(c) else {
-            return Err("no merge key was computed for this hit");
+            return Err(NOT_COMPUTED);
         };
         match chunk.slots.get(flat - chunk.first) {
             Some(Slot::Arena { start, len }) => {
                 let (start, len) = (*start as usize, *len as usize);
-                chunk
-                    .arena
-                    .get(start..start + len)
-                    .ok_or("no merge key was computed for this hit")
+                chunk.arena.get(start..start + len).ok_or(NOT_COMPUTED)
             }
             Some(Slot::Owned(url)) => Ok(url),
             Some(Slot::Invalid(reason)) => Err(reason),
-            None => Err("no merge key was computed for this hit"),
+            None => Err(NOT_COMPUTED),
         }
     }
 }
@@ -97,19 +95,14 @@ fn chunk(calls: &[EngineCall], options: CanonicalOptions, first: usize, end: usi
         let (lo, hi) = (first.max(flat), end.min(flat + hits.len()));
         if lo < hi {
             for hit in &hits[lo - flat..hi - flat] {
-                let slot = if canonical_fast_into(&hit.url, options, &mut buffer) {
-                    match (u32::try_from(arena.len()), u32::try_from(buffer.len())) {
-                        (Ok(start), Ok(len)) if arena.len() + buffer.len() <= u32::MAX as usize => {
-                            arena.push_str(&buffer);
-                            Slot::Arena { start, len }
-                        }
-                        _ => Slot::Owned(buffer.clone()),
+                let slot = match merge_key_into(&hit.url, options, &mut buffer) {
+                    Ok(()) if arena.len() + buffer.len() <= u32::MAX as usize => {
+                        let (start, len) = (arena.len() as u32, buffer.len() as u32);
+                        arena.push_str(&buffer);
+                        Slot::Arena { start, len }
                     }
-                } else {
-                    match canonical_url(&hit.url, options) {
-                        Ok(url) => Slot::Owned(url),
-                        Err(e) => Slot::Invalid(e.to_string()),
-                    }
+                    Ok(()) => Slot::Owned(buffer.clone()),
+                    Err(reason) => Slot::Invalid(reason),
                 };
                 slots.push(slot);
             }

@@ -74,7 +74,7 @@ use rustc_hash::FxHashMap;
 use crate::authority::{
     Authority, AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain_of_normalised,
 };
-use crate::canonical::{CanonicalOptions, canonical_url};
+use crate::canonical::CanonicalOptions;
 use crate::engine::EngineHit;
 use crate::freshness::{FreshnessBasis, freshness, parse_date};
 use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions, token_hash};
@@ -87,7 +87,7 @@ use crate::tokenize::query_terms;
 mod canonical_fast;
 mod merge_keys;
 
-use canonical_fast::canonical_fast_into;
+use canonical_fast::merge_key_into;
 use merge_keys::MergeKeys;
 
 /// The default RRF constant `k`.
@@ -205,9 +205,10 @@ pub struct FusionOptions {
     /// parallelism, up to 8; any other number that many. Threads are only
     /// started for large fusions (16,384 hits, then 16,384 merged results,
     /// per thread; the results are split so that each thread gets about as
-    /// many hits), and the output is the same whatever the count. The default is 1 because on a machine whose cores are busy
-    /// with other work (the usual case inside a search service) the extra
-    /// threads measured slower than one (see `scripts/bench-fusion`).
+    /// many hits), and the output is the same whatever the count. The
+    /// default is 1 because on a machine whose cores are busy with other
+    /// work (the usual case inside a search service) the extra threads
+    /// measured slower than one (see `scripts/bench-fusion`).
     pub threads: usize,
 }
 
@@ -541,16 +542,10 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             } else {
                 hit.rank
             };
-            let slow;
             let key = match &precomputed {
-                Some(keys) => keys.get(flat),
-                None if canonical_fast_into(&hit.url, options.canonical, &mut buffer) => {
-                    Ok(buffer.as_str())
-                }
-                None => {
-                    slow = canonical_url(&hit.url, options.canonical).map_err(|e| e.to_string());
-                    slow.as_deref().map_err(String::as_str)
-                }
+                Some(keys) => keys.get(flat).map_err(str::to_string),
+                None => merge_key_into(&hit.url, options.canonical, &mut buffer)
+                    .map(|()| buffer.as_str()),
             };
             flat += 1;
             let canonical = match key {
@@ -562,7 +557,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                         rank,
                         index: hi,
                         url: hit.url.clone(),
-                        reason: reason.to_string(),
+                        reason,
                     });
                     continue;
                 }
@@ -646,23 +641,55 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     // 4. Final score and order.
     let rrf_max = results.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
     let [wk, wf, wa] = checked.weights;
-    let scoring = FinalScoring {
-        rrf_max,
-        weights: [wk, wf, wa],
-        wsum: wk + wf + wa,
-        share: checked.share,
-        // The first bytes of the URL after the scheme every canonical URL
-        // shares settle most ties of the scores and the best rank.
-        skip: if results.iter().all(|r| r.url.starts_with("https://")) {
-            "https://".len()
-        } else {
-            0
-        },
+    let wsum = wk + wf + wa;
+    for r in &mut results {
+        let s = &mut r.scores;
+        s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / wsum;
+        let rank_part = if rrf_max > 0.0 { s.rrf / rrf_max } else { 0.0 };
+        s.final_score = checked.share * rank_part + (1.0 - checked.share) * s.intent;
+    }
+    // Sort compact keys, not the results themselves. Many results tie on
+    // the scores and the best rank; the first bytes of the URL (after the
+    // scheme every canonical URL shares) settle most of those ties without
+    // reading the results.
+    let skip = if results.iter().all(|r| r.url.starts_with("https://")) {
+        "https://".len()
+    } else {
+        0
     };
-    let merged = metas.len();
-    // Sorted in place: no second copy of the results.
-    let metas = order(&mut results, metas, &scoring);
-    let fps: Vec<Fingerprint> = metas.into_iter().map(|m| m.fingerprint).collect();
+    let mut order: Vec<(f64, f64, u32, u128, u32)> = results
+        .iter()
+        .zip(&metas)
+        .enumerate()
+        .map(|(i, (r, m))| {
+            (
+                r.scores.final_score,
+                r.scores.rrf,
+                m.best_rank,
+                url_prefix(&r.url, skip),
+                i as u32,
+            )
+        })
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.total_cmp(&a.1))
+            .then_with(|| a.2.cmp(&b.2))
+            .then_with(|| a.3.cmp(&b.3))
+            .then_with(|| {
+                let (i, j) = (a.4 as usize, b.4 as usize);
+                compare_built(&results[i], &metas[i], &results[j], &metas[j])
+            })
+    });
+    let merged = results.len();
+    // Put the results in that order in place (no second copy of them).
+    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
+    let fps: Vec<Fingerprint> = perm
+        .iter()
+        .map(|&i| metas[i as usize].fingerprint)
+        .collect();
+    drop(metas);
+    permute(&mut results, &mut perm);
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
@@ -807,82 +834,6 @@ fn build_groups(
         metas.push(b.meta);
     }
     (results, metas)
-}
-
-/// What the final score and the order need besides each result.
-struct FinalScoring {
-    rrf_max: f64,
-    weights: [f64; 3],
-    wsum: f64,
-    share: f64,
-    /// Bytes of every URL's shared scheme to skip in the order key.
-    skip: usize,
-}
-
-impl FinalScoring {
-    /// Set a result's `intent` and `final` scores (module docs, step 4).
-    fn apply(&self, s: &mut Scores) {
-        let [wk, wf, wa] = self.weights;
-        s.intent = (wk * s.keyword + wf * s.freshness + wa * s.authority) / self.wsum;
-        let rank_part = if self.rrf_max > 0.0 {
-            s.rrf / self.rrf_max
-        } else {
-            0.0
-        };
-        s.final_score = self.share * rank_part + (1.0 - self.share) * s.intent;
-    }
-}
-
-/// A result's compact order key: final and RRF score, best rank, the
-/// first URL bytes, and its index.
-type OrderKey = (f64, f64, u32, u128, u32);
-
-fn order_key(r: &SearchResult, m: &Meta, index: usize, skip: usize) -> OrderKey {
-    (
-        r.scores.final_score,
-        r.scores.rrf,
-        m.best_rank,
-        url_prefix(&r.url, skip),
-        index as u32,
-    )
-}
-
-/// The total order of results by their keys, the results themselves
-/// settling what the keys leave tied.
-fn compare_keyed(
-    a: &OrderKey,
-    b: &OrderKey,
-    (ra, ma): (&SearchResult, &Meta),
-    (rb, mb): (&SearchResult, &Meta),
-) -> Ordering {
-    b.0.total_cmp(&a.0)
-        .then_with(|| b.1.total_cmp(&a.1))
-        .then_with(|| a.2.cmp(&b.2))
-        .then_with(|| a.3.cmp(&b.3))
-        .then_with(|| compare_built(ra, ma, rb, mb))
-}
-
-/// Score and sort the results in place (sorting compact keys, then
-/// following the permutation's cycles); their metas in the new order.
-fn order(results: &mut [SearchResult], metas: Vec<Meta>, scoring: &FinalScoring) -> Vec<Meta> {
-    for r in results.iter_mut() {
-        scoring.apply(&mut r.scores);
-    }
-    let mut order: Vec<OrderKey> = results
-        .iter()
-        .zip(&metas)
-        .enumerate()
-        .map(|(i, (r, m))| order_key(r, m, i, scoring.skip))
-        .collect();
-    order.sort_unstable_by(|a, b| {
-        let (i, j) = (a.4 as usize, b.4 as usize);
-        compare_keyed(a, b, (&results[i], &metas[i]), (&results[j], &metas[j]))
-    });
-    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
-    let sorted = perm.iter().map(|&i| metas[i as usize]).collect();
-    drop(metas);
-    permute(results, &mut perm);
-    sorted
 }
 
 /// [`build_groups`] over `threads` contiguous slices of the groups, cut so

@@ -4,10 +4,11 @@
 //! keyword coverage and the SimHash; at a million hits the per-token
 //! `String`s of `tokens` were the largest cost.
 //!
-//! ASCII text (most titles and snippets) takes a fast path: the runs of
-//! letters and digits are found eight bytes at a time as bit masks of where
-//! runs start and end, so there is no branch per byte or per word boundary;
-//! a run followed by `+ # . '` is extended by a short scan. Words are handed
+//! ASCII text (most titles and snippets) takes a fast path
+//! ([`ascii_words`]): the runs of letters and digits start and end where a
+//! bit mask of letters and digits (built eight bytes at a time) changes, so
+//! there is no branch per byte; a run followed by `+ # . '` is extended by a
+//! short scan. Words are handed
 //! out as slices of the text, and a word of up to 16 bytes is hashed from
 //! two 8-byte loads of the text (lowercased by one OR) with one 128-bit
 //! multiply, not byte by byte.
@@ -59,11 +60,19 @@ fn hash_bytes(bytes: &[u8], or: u8) -> u64 {
     let mut h = (bytes.len() as u64).wrapping_mul(K_LEN);
     for chunk in bytes.chunks(16) {
         let (lo, hi) = chunk_words(chunk);
-        let lo_mask = u64::MAX >> (64 - 8 * chunk.len().min(8));
-        let hi_mask = ((1u128 << (8 * chunk.len().saturating_sub(8))) - 1) as u64;
+        let (lo_mask, hi_mask) = chunk_masks(chunk.len());
         h = absorb(h, (lo | or) & lo_mask, (hi | or) & hi_mask);
     }
     mix(h)
+}
+
+/// Masks of the first `len` bytes (1–16) of a chunk's two words, computed
+/// without branches (word lengths are unpredictable).
+#[inline]
+fn chunk_masks(len: usize) -> (u64, u64) {
+    let lo = u64::MAX >> (64 - 8 * len.min(8));
+    let hi = ((1u128 << (8 * len.saturating_sub(8))) - 1) as u64;
+    (lo, hi)
 }
 
 /// Up to 16 bytes as two little-endian words, zero-padded.
@@ -220,20 +229,10 @@ fn load_key(bytes: &[u8], start: usize, len: usize) -> (u64, u64) {
         // Whole words straight from the text, masked to the length below.
         (le_u64(bytes, start), le_u64(bytes, start + 8))
     } else {
-        // Near the end of the text: byte by byte.
-        let (mut lo, mut hi) = (0u64, 0u64);
-        for (k, &b) in bytes[start..start + len].iter().enumerate() {
-            if k < 8 {
-                lo |= u64::from(b) << (8 * k);
-            } else {
-                hi |= u64::from(b) << (8 * (k - 8));
-            }
-        }
-        (lo, hi)
+        // Near the end of the text.
+        chunk_words(&bytes[start..start + len])
     };
-    // Masks without branches (word lengths are unpredictable).
-    let lo_mask = u64::MAX >> (64 - 8 * len.min(8));
-    let hi_mask = ((1u128 << (8 * len.saturating_sub(8))) - 1) as u64;
+    let (lo_mask, hi_mask) = chunk_masks(len);
     ((lo | LOWER_BITS) & lo_mask, (hi | LOWER_BITS) & hi_mask)
 }
 
@@ -247,7 +246,7 @@ fn ascii_word_hash(bytes: &[u8], start: usize, len: usize) -> u64 {
         } else {
             chunk_words(&bytes[start..start + len]).0
         };
-        let lo = (lo | LOWER_BITS) & (u64::MAX >> (64 - 8 * len));
+        let lo = (lo | LOWER_BITS) & chunk_masks(len).0;
         return short_hash(lo, 0, len);
     }
     if len > 16 {
@@ -319,7 +318,7 @@ pub(crate) fn ascii_words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
         }
         base += 64;
     }
-    if start != usize::MAX && start >= skip_to {
+    if start != usize::MAX {
         f(start, n, ascii_word_hash(bytes, start, n - start));
     }
 }
