@@ -5,7 +5,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -18,24 +18,8 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
 
 fn run_in(home: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = process::hermetic_command(home);
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn ferret");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    child.wait_with_output().expect("ferret output")
+    cmd.args(args);
+    process::output_with_stdin(cmd, stdin)
 }
 
 fn tempfile_dir() -> PathBuf {

@@ -15,7 +15,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -71,24 +71,8 @@ impl<'a> Run<'a> {
         let mut cmd = process::hermetic_command(&self.home);
         cmd.env("FERRET_NO_CACHE", "1")
             .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
-            .args(&self.args)
-            .stdin(if self.stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("spawn ferret");
-        if let Some(text) = &self.stdin {
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(text.as_bytes())
-                .unwrap();
-        }
-        child.wait_with_output().expect("ferret output")
+            .args(&self.args);
+        process::output_with_stdin(cmd, self.stdin.as_deref())
     }
 }
 

@@ -64,6 +64,33 @@ pub fn hermetic_command(home: &std::path::Path) -> std::process::Command {
     cmd
 }
 
+/// Run `cmd` to its end with `stdin` written to its standard input (none:
+/// an empty one), capturing its output.
+pub fn output_with_stdin(
+    mut cmd: std::process::Command,
+    stdin: Option<&str>,
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn ferret");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("piped stdin")
+            .write_all(text.as_bytes())
+            .expect("write ferret's stdin");
+    }
+    child.wait_with_output().expect("ferret output")
+}
+
 /// A fresh folder under the system temp dir, unique per call.
 pub fn temp_dir(label: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);

@@ -18,6 +18,9 @@ use chrono::{DateTime, TimeZone, Utc};
 use ferret_core::guard::UrlGuard;
 use ferret_evidence::fetch::{BrowserMode, Fetcher, FetcherBuilder};
 
+#[path = "../fetch_support/mod.rs"]
+mod fetch_support;
+
 /// The loopback address.
 pub const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
@@ -216,13 +219,7 @@ impl LocalWeb {
             )
             .route("/slow/{n}", get(slow))
             .with_state(in_flight.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind a local port");
-        let addr = listener.local_addr().expect("local address");
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, router).await;
-        });
+        let addr = fetch_support::serve(router).await;
         LocalWeb { addr, in_flight }
     }
 
