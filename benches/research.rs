@@ -35,19 +35,7 @@ fn read_page(plan: &Plan, url: &str, title: &str, text: &str) -> Ledger {
     let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
     let mut ledger = Ledger::new(plan);
     ledger.add_page_scored(&PageEvidence::new(url, title, text), &mut |req| {
-        Some(scorer.score(&ScoreInput {
-            constraint_id: &req.constraint.id,
-            constraint_text: &req.constraint.text,
-            terms: &req.constraint.terms,
-            matched_terms: &req.support.matched_terms,
-            passage: &req.quote.text,
-            url,
-            title,
-            text,
-            published_at: None,
-            original_score: None,
-            now,
-        }))
+        Some(scorer.score(&ScoreInput::from_request(req, None, None, now)))
     });
     ledger
 }

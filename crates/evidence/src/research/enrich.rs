@@ -660,19 +660,9 @@ impl Enricher<'_> {
         };
         let scorer = self.scorer;
         ledger.add_page_scored(&evidence, &mut |request| {
-            Some(scorer.score(&ScoreInput {
-                constraint_id: &request.constraint.id,
-                constraint_text: &request.constraint.text,
-                terms: &request.constraint.terms,
-                matched_terms: &request.support.matched_terms,
-                passage: &request.quote.text,
-                url,
-                title,
-                text: &page.text,
-                published_at: published,
-                original_score: row.score,
-                now,
-            }))
+            Some(scorer.score(&ScoreInput::from_request(
+                request, published, row.score, now,
+            )))
         })
     }
 

@@ -21,7 +21,7 @@ pub mod signals;
 use std::fmt;
 
 use chrono::{DateTime, Utc};
-use ferret_core::ledger::{CrossValidation, EvidenceScore, LedgerConstraint};
+use ferret_core::ledger::{CrossValidation, EvidenceScore, LedgerConstraint, ScoreRequest};
 
 pub use argo::SelectionAbsorption;
 
@@ -51,6 +51,33 @@ pub struct ScoreInput<'a> {
     pub original_score: Option<f64>,
     /// "Now", for freshness.
     pub now: DateTime<Utc>,
+}
+
+impl<'a> ScoreInput<'a> {
+    /// The input for one of the ledger's support requests
+    /// ([`ferret_core::ledger::Ledger::add_page_scored`]): the constraint,
+    /// its match and quote, and the page the ledger read, with what the
+    /// ledger does not know about the page.
+    pub fn from_request(
+        request: &ScoreRequest<'a>,
+        published_at: Option<&'a str>,
+        original_score: Option<f64>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        ScoreInput {
+            constraint_id: &request.constraint.id,
+            constraint_text: &request.constraint.text,
+            terms: &request.constraint.terms,
+            matched_terms: &request.support.matched_terms,
+            passage: &request.quote.text,
+            url: request.page.url,
+            title: request.page.title,
+            text: request.page.text,
+            published_at,
+            original_score,
+            now,
+        }
+    }
 }
 
 /// One page as cross-validation sees it.
