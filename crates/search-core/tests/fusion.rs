@@ -790,9 +790,9 @@ fn a_real_brave_answer_fuses_with_its_dates_parsed() {
 
 #[test]
 fn threads_do_not_change_the_output() {
-    // Enough distinct URLs for two threads (16,384 merged results each),
-    // with shared URLs, variants and near-duplicate texts.
-    let n = 40_000;
+    // Enough hits for three threads (16,384 hits each), with shared URLs,
+    // variants, invalid URLs and near-duplicate texts.
+    let n = 49_000;
     let calls: Vec<EngineCall> = (0..4)
         .map(|e| {
             let hits = (0..n / 4 + 200)
@@ -824,9 +824,10 @@ fn threads_do_not_change_the_output() {
     assert!(one.stats.merged > 2 * 16_384, "{}", one.stats.merged);
     assert!(one.stats.near_duplicates > 0);
     assert!(!one.unresolvable.is_empty());
-    // URL keys, results and their order computed on several threads (3
-    // requested gets as many as the size allows: 2).
-    for threads in [2, 3] {
+    // URL keys computed on several threads, the hits grouped and the results
+    // built in as many shards (4 requested gets as many as the size allows:
+    // 3).
+    for threads in [2, 3, 4] {
         let many = fuse(&calls, &opts("rust page").with_threads(threads));
         assert_eq!(one, many, "{threads} threads");
     }

@@ -49,8 +49,9 @@
 //! provenance says `merge_with_public_ok: false` are not merged with
 //! anything else: they stay separate results with the same canonical URL.
 //!
-//! **Cost.** Work is linear in the hits: one hash-map lookup per hit (a key
-//! is allocated only for a new URL), one pass over each result's title and
+//! **Cost.** Work is linear in the hits: the canonical URLs are written into
+//! one string arena with a hash of each (no allocation per hit), one
+//! hash-table probe per hit with that hash groups them, one pass over each result's title and
 //! snippet (keyword coverage and the SimHash share the tokens; ASCII text
 //! is split into words 64 bytes at a time from bit masks of letters and
 //! digits, and a word of up to 16 bytes is hashed with one multiply), a
@@ -59,8 +60,10 @@
 //! URLs, with a query of plain `key=value` pairs or none, get their
 //! canonical form by slicing (a tested fast path of `canonical_url`). The
 //! engine and sub-query names of a result's sources are shared, not copied.
-//! Large fusions can canonicalise the URLs and build the results on several
-//! threads ([`FusionOptions::threads`]); the output is the same.
+//! Large fusions can canonicalise the URLs on several threads, then group
+//! the hits and build the results in as many shards of the merge keys (by
+//! hash, one thread each; [`FusionOptions::threads`]); the output is the
+//! same.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -69,6 +72,7 @@ use std::sync::Arc;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
 use crate::authority::{
@@ -87,7 +91,6 @@ use crate::tokenize::query_terms;
 mod canonical_fast;
 mod merge_keys;
 
-use canonical_fast::merge_key_into;
 use merge_keys::MergeKeys;
 
 /// The default RRF constant `k`.
@@ -200,12 +203,12 @@ pub struct FusionOptions {
     pub near_dup: Option<NearDupOptions>,
     /// "Now" for freshness (injectable so results are reproducible).
     pub now: DateTime<Utc>,
-    /// Threads for canonicalising URLs and building results: 1 (the
-    /// default) keeps fusion on the calling thread; 0 uses the machine's
-    /// parallelism, up to 8; any other number that many. Threads are only
-    /// started for large fusions (16,384 hits, then 16,384 merged results,
-    /// per thread; the results are split so that each thread gets about as
-    /// many hits), and the output is the same whatever the count. The
+    /// Threads for canonicalising URLs, grouping hits and building results:
+    /// 1 (the default) keeps fusion on the calling thread; 0 uses the
+    /// machine's parallelism, up to 8; any other number that many. Threads
+    /// are only started for large fusions (16,384 hits per thread; the merge
+    /// keys are split into one shard per thread by hash, so each thread gets
+    /// about as many hits), and the output is the same whatever the count. The
     /// default is 1 because on a machine whose cores are busy with other
     /// work (the usual case inside a search service) the extra threads
     /// measured slower than one (see `scripts/bench-fusion`).
@@ -516,112 +519,41 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     let checked = check_options(options, &mut warnings);
     let infos = call_infos(calls, options);
 
-    // 1. Merge by canonical URL: a group id per resolvable hit.
+    // 1. Merge keys: every hit's canonical URL (on several threads for a
+    // large fusion), read back in hit order.
     let input_hits: usize = calls.iter().map(|c| c.response.hits.len()).sum();
-    // One map per isolation flag (the merge key's second half), looked up
-    // with a reused buffer: a key is allocated only for a new URL.
-    let mut index: [FxHashMap<String, u32>; 2] = [
-        FxHashMap::with_capacity_and_hasher(input_hits, Default::default()),
-        FxHashMap::default(),
-    ];
-    let mut n_groups = 0u32;
-    let mut buffer = String::new();
-    let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(input_hits);
+    let shards = thread_count(options.threads, input_hits);
+    let keys = MergeKeys::compute(calls, options.canonical, shards);
     let mut unresolvable = Vec::new();
-    // Large fusions canonicalise on several threads first (the keys are
-    // read back in the same order, so the groups are the same).
-    let key_threads = thread_count(options.threads, input_hits);
-    let precomputed =
-        (key_threads > 1).then(|| MergeKeys::compute(calls, options.canonical, key_threads));
-    let mut flat = 0usize;
-    for (ci, call) in calls.iter().enumerate() {
-        let iso = infos[ci].isolated;
-        for (hi, hit) in call.response.hits.iter().enumerate() {
-            let rank = if hit.rank == 0 {
-                u32::try_from(hi + 1).unwrap_or(u32::MAX)
-            } else {
-                hit.rank
-            };
-            let key = match &precomputed {
-                Some(keys) => keys.get(flat).map_err(str::to_string),
-                None => merge_key_into(&hit.url, options.canonical, &mut buffer)
-                    .map(|()| buffer.as_str()),
-            };
-            flat += 1;
-            let canonical = match key {
-                Ok(c) => c,
-                Err(reason) => {
-                    unresolvable.push(UnresolvableHit {
-                        engine: call.engine.clone(),
-                        sub_query: call.sub_query.clone(),
-                        rank,
-                        index: hi,
-                        url: hit.url.clone(),
-                        reason,
-                    });
-                    continue;
-                }
-            };
-            let map = &mut index[usize::from(iso)];
-            let group = match map.get(canonical) {
-                Some(&g) => g,
-                None => {
-                    let g = n_groups;
-                    map.insert(canonical.to_string(), g);
-                    n_groups += 1;
-                    g
-                }
-            };
-            grouped.push((
-                group,
-                HitRef {
-                    call: ci as u32,
-                    hit: hi as u32,
-                    rank,
-                },
-            ));
-        }
+    if keys.any_invalid() {
+        keys.visit(calls, |ci, hi, key, _| {
+            if let Err(reason) = key {
+                let (call, hit) = (&calls[ci], &calls[ci].response.hits[hi]);
+                unresolvable.push(UnresolvableHit {
+                    engine: call.engine.clone(),
+                    sub_query: call.sub_query.clone(),
+                    rank: rank_of(hit, hi),
+                    index: hi,
+                    url: hit.url.clone(),
+                    reason: reason.to_string(),
+                });
+            }
+        });
+        unresolvable.sort_by(|a: &UnresolvableHit, b| {
+            (&a.engine, &a.sub_query, a.rank, a.index, &a.url).cmp(&(
+                &b.engine,
+                &b.sub_query,
+                b.rank,
+                b.index,
+                &b.url,
+            ))
+        });
     }
-    unresolvable.sort_by(|a: &UnresolvableHit, b| {
-        (&a.engine, &a.sub_query, a.rank, a.index, &a.url).cmp(&(
-            &b.engine,
-            &b.sub_query,
-            b.rank,
-            b.index,
-            &b.url,
-        ))
-    });
-    let n_groups = n_groups as usize;
-    let mut keys: Vec<String> = vec![String::new(); n_groups];
-    for (canonical, id) in index.into_iter().flatten() {
-        keys[id as usize] = canonical;
-    }
-    // Hits laid out group by group (a counting sort: no per-group vectors).
-    let mut starts = vec![0u32; n_groups + 1];
-    for (g, _) in &grouped {
-        starts[*g as usize + 1] += 1;
-    }
-    for i in 0..n_groups {
-        starts[i + 1] += starts[i];
-    }
-    let mut fill = starts.clone();
-    let mut refs = vec![
-        HitRef {
-            call: 0,
-            hit: 0,
-            rank: 0
-        };
-        grouped.len()
-    ];
-    for (g, r) in grouped {
-        refs[fill[g as usize] as usize] = r;
-        fill[g as usize] += 1;
-    }
-    drop(fill);
 
-    // 2–3. Build each result with its RRF and component scores; large
-    // fusions split the groups over threads (each result is independent, so
-    // the output is the same).
+    // 2–3. Group the hits by merge key and build each result with its RRF
+    // and component scores. The keys are split into shards by hash, one
+    // per thread; each result is independent of the others, so the output
+    // is the same for any number of shards.
     let shared = Shared {
         calls,
         infos: &infos,
@@ -630,13 +562,32 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         terms: query_terms(&options.query),
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
-    let threads = thread_count(options.threads, n_groups);
-    let (mut results, metas) = if threads <= 1 {
-        build_groups(&shared, &mut refs, &starts, keys)
+    let (mut results, metas) = if shards <= 1 {
+        build_shard(&shared, &keys, 0, 1)
     } else {
-        build_parallel(&shared, &mut refs, &starts, keys, threads)
+        std::thread::scope(|scope| {
+            let (shared, keys) = (&shared, &keys);
+            let handles: Vec<_> = (0..shards)
+                .map(|s| scope.spawn(move || build_shard(shared, keys, s, shards)))
+                .collect();
+            // Each part is freed once appended, so at most one part is
+            // held twice.
+            let mut results = Vec::new();
+            let mut metas = Vec::new();
+            for h in handles {
+                match h.join() {
+                    Ok((r, m)) => {
+                        results.extend(r);
+                        metas.extend(m);
+                    }
+                    // A panic in a worker is a bug; re-raise it unchanged.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            (results, metas)
+        })
     };
-    drop(refs);
+    drop(keys);
 
     // 4. Final score and order.
     let rrf_max = results.iter().map(|r| r.scores.rrf).fold(0.0, f64::max);
@@ -800,35 +751,114 @@ struct Shared<'a> {
     scorer: AuthorityScorer,
 }
 
-/// Fewest groups per thread worth a thread of its own.
-const MIN_GROUPS_PER_THREAD: usize = 16_384;
+/// Fewest hits per thread worth a thread of its own.
+const MIN_HITS_PER_THREAD: usize = 16_384;
 
 /// At most this many threads, whatever the machine has.
 const MAX_THREADS: usize = 8;
 
-fn thread_count(requested: usize, groups: usize) -> usize {
+fn thread_count(requested: usize, hits: usize) -> usize {
     let wanted = if requested == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
     } else {
         requested
     };
-    wanted.min(groups / MIN_GROUPS_PER_THREAD).max(1)
+    wanted.min(hits / MIN_HITS_PER_THREAD).max(1)
 }
 
-/// Build the results of `keys` (group `g`'s hits are
-/// `refs[starts[g] - starts[0]..starts[g + 1] - starts[0]]`).
-fn build_groups(
+/// The shard of a merge key's hash among `shards` (from bits the hash
+/// table of a shard does not index by).
+fn shard_of(hash: u64, shards: usize) -> usize {
+    ((hash >> 32) as usize) % shards.max(1)
+}
+
+/// A hit's rank: as the engine gave it, else its 1-based position.
+fn rank_of(hit: &EngineHit, index: usize) -> u32 {
+    if hit.rank == 0 {
+        u32::try_from(index + 1).unwrap_or(u32::MAX)
+    } else {
+        hit.rank
+    }
+}
+
+/// Group the hits whose merge key falls in `shard` and build their results.
+fn build_shard(
     shared: &Shared<'_>,
-    refs: &mut [HitRef],
-    starts: &[u32],
-    keys: Vec<String>,
+    keys: &MergeKeys,
+    shard: usize,
+    shards: usize,
 ) -> (Vec<SearchResult>, Vec<Meta>) {
+    let calls = shared.calls;
+    let expected = calls
+        .iter()
+        .map(|c| c.response.hits.len())
+        .sum::<usize>()
+        .div_ceil(shards.max(1));
+    // Group ids by merge key (canonical URL and isolation flag); the table
+    // holds ids and is probed with the key's precomputed hash.
+    let mut table: HashTable<u32> = HashTable::with_capacity(expected);
+    let mut group_keys: Vec<(&str, bool, u64)> = Vec::new();
+    let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(expected);
+    keys.visit(calls, |ci, hi, key, hash| {
+        let Ok(key) = key else {
+            return;
+        };
+        if shards > 1 && shard_of(hash, shards) != shard {
+            return;
+        }
+        let iso = shared.infos[ci].isolated;
+        let hash = if iso { hash ^ ISOLATED_SALT } else { hash };
+        let group = match table.find(hash, |&g| {
+            let (k, i, _) = group_keys[g as usize];
+            i == iso && k == key
+        }) {
+            Some(&g) => g,
+            None => {
+                let g = group_keys.len() as u32;
+                group_keys.push((key, iso, hash));
+                table.insert_unique(hash, g, |&g| group_keys[g as usize].2);
+                g
+            }
+        };
+        grouped.push((
+            group,
+            HitRef {
+                call: ci as u32,
+                hit: hi as u32,
+                rank: rank_of(&calls[ci].response.hits[hi], hi),
+            },
+        ));
+    });
+    drop(table);
+    let n_groups = group_keys.len();
+    // Hits laid out group by group (a counting sort: no per-group vectors).
+    let mut starts = vec![0u32; n_groups + 1];
+    for (g, _) in &grouped {
+        starts[*g as usize + 1] += 1;
+    }
+    for i in 0..n_groups {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut refs = vec![
+        HitRef {
+            call: 0,
+            hit: 0,
+            rank: 0
+        };
+        grouped.len()
+    ];
+    for (g, r) in grouped {
+        refs[fill[g as usize] as usize] = r;
+        fill[g as usize] += 1;
+    }
+    drop(fill);
+
     let mut ctx = BuildContext::new(shared);
-    let base = starts.first().copied().unwrap_or(0);
-    let mut results = Vec::with_capacity(keys.len());
-    let mut metas = Vec::with_capacity(keys.len());
-    for (g, canonical) in keys.into_iter().enumerate() {
-        let group = &mut refs[(starts[g] - base) as usize..(starts[g + 1] - base) as usize];
+    let mut results = Vec::with_capacity(n_groups);
+    let mut metas = Vec::with_capacity(n_groups);
+    for (g, (canonical, _, _)) in group_keys.into_iter().enumerate() {
+        let group = &mut refs[starts[g] as usize..starts[g + 1] as usize];
         let b = ctx.build(group, canonical);
         results.push(b.result);
         metas.push(b.meta);
@@ -836,61 +866,9 @@ fn build_groups(
     (results, metas)
 }
 
-/// [`build_groups`] over `threads` contiguous slices of the groups, cut so
-/// that each slice has about as many hits (groups of shared URLs, which
-/// cost more, tend to come first).
-fn build_parallel(
-    shared: &Shared<'_>,
-    refs: &mut [HitRef],
-    starts: &[u32],
-    mut keys: Vec<String>,
-    threads: usize,
-) -> (Vec<SearchResult>, Vec<Meta>) {
-    let n = keys.len();
-    let hits = u64::from(starts[n] - starts[0]);
-    let mut bounds: Vec<usize> = (0..threads)
-        .map(|t| {
-            let want = starts[0] + u32::try_from(hits * t as u64 / threads as u64).unwrap_or(0);
-            starts[..n].partition_point(|&s| s < want)
-        })
-        .collect();
-    bounds.push(n);
-    // Cut from the end so each part owns its keys and its slice of refs.
-    let mut parts = Vec::with_capacity(threads);
-    let mut refs_rest = refs;
-    for t in (0..threads).rev() {
-        let (lo, hi) = (bounds[t], bounds[t + 1]);
-        let part_keys = keys.split_off(lo);
-        let cut = (starts[lo] - starts[0]) as usize;
-        let (head, tail) = refs_rest.split_at_mut(cut);
-        refs_rest = head;
-        parts.push((part_keys, tail, &starts[lo..=hi]));
-    }
-    parts.reverse();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|(part_keys, part_refs, part_starts)| {
-                scope.spawn(move || build_groups(shared, part_refs, part_starts, part_keys))
-            })
-            .collect();
-        // Each part is freed once appended, so at most one part is held
-        // twice.
-        let mut results = Vec::with_capacity(n);
-        let mut metas = Vec::with_capacity(n);
-        for h in handles {
-            match h.join() {
-                Ok((r, m)) => {
-                    results.extend(r);
-                    metas.extend(m);
-                }
-                // A panic in a worker is a bug; re-raise it unchanged.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        (results, metas)
-    })
-}
+/// Mixed into the hash of an isolated hit's key, so that it and a
+/// mergeable hit of the same URL rarely share a probe sequence.
+const ISOLATED_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Per-thread state for building results.
 struct BuildContext<'a> {
@@ -962,7 +940,7 @@ impl<'a> BuildContext<'a> {
             })
     }
 
-    fn build(&mut self, refs: &mut [HitRef], canonical: String) -> Built {
+    fn build(&mut self, refs: &mut [HitRef], canonical: &str) -> Built {
         let calls = self.calls;
         let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
         let call = |r: &HitRef| &calls[r.call as usize];
@@ -1037,7 +1015,7 @@ impl<'a> BuildContext<'a> {
             .collect();
 
         // Component scores.
-        let host = normalised_host_of(&canonical);
+        let host = normalised_host_of(canonical);
         let (authority, domain) = match self.hosts.get(host.as_ref()) {
             Some((a, at)) => (a.clone(), host[*at..].to_string()),
             None => {
@@ -1071,7 +1049,7 @@ impl<'a> BuildContext<'a> {
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);
 
         let result = SearchResult {
-            url: canonical,
+            url: canonical.to_string(),
             original_url: hit(&best).url.clone(),
             title: title.to_string(),
             snippet: snippet.to_string(),
