@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use chrono::{TimeZone, Utc};
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
 use ferret_core::fusion::{Fused, FusionOptions, fuse};
+use ferret_core::near_dup::NearDupOptions;
 use ferret_core::{EngineCall, EngineHit, EngineResponse, Provenance};
 use proptest::prelude::*;
 
@@ -22,7 +23,7 @@ const HOSTS: &[&str] = &[
 ];
 const WORDS: &[&str] = &[
     "rust", "async", "runtime", "tokio", "future", "poll", "waker", "task", "异步", "编程", "the",
-    "of", "and", "a",
+    "of", "and", "a", "Async", "|",
 ];
 const DATES: &[&str] = &[
     "2026-06-01",
@@ -230,5 +231,15 @@ proptest! {
                 prop_assert!(from_public, "{:?} in a public result", s);
             }
         }
+    }
+
+    #[test]
+    fn without_near_duplicates_only_the_clustering_changes(calls in prop::collection::vec(call_strategy(), 0..8)) {
+        // Fingerprints computed (keyword coverage taken from the same pass)
+        // but no result eligible, against no fingerprints at all.
+        let never = NearDupOptions { min_features: u32::MAX, ..NearDupOptions::default() };
+        let fingerprinted = fuse(&calls, &options().with_near_dup(Some(never)));
+        let plain = fuse(&calls, &options().with_near_dup(None));
+        prop_assert_eq!(fingerprinted, plain);
     }
 }

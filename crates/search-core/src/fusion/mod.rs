@@ -76,12 +76,12 @@ use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
 use crate::authority::{
-    Authority, AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain_of_normalised,
+    AuthorityRule, AuthorityScorer, normalised_host_of, registrable_domain_of_normalised,
 };
 use crate::canonical::CanonicalOptions;
 use crate::engine::EngineHit;
 use crate::freshness::{FreshnessBasis, freshness, parse_date};
-use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions, token_hash};
+use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions, Tok, token_hash};
 use crate::provenance::Provenance;
 use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
@@ -89,8 +89,10 @@ use crate::result::{Scores, SearchResult, SourceHit};
 use crate::tokenize::query_terms;
 
 mod canonical_fast;
+mod host_cache;
 mod merge_keys;
 
+use host_cache::HostCache;
 use merge_keys::MergeKeys;
 
 /// The default RRF constant `k`.
@@ -725,21 +727,33 @@ fn permute<T>(items: &mut [T], perm: &mut [u32]) {
     }
 }
 
-/// Longer by characters; ties go to the lexicographically smaller text.
-fn prefer_longer<'a>(current: &'a str, candidate: &'a str) -> &'a str {
-    if current == candidate {
-        return current;
-    }
-    let (lc, ld) = (current.chars().count(), candidate.chars().count());
-    match ld.cmp(&lc) {
-        Ordering::Greater => candidate,
-        Ordering::Less => current,
-        Ordering::Equal => current.min(candidate),
-    }
+/// The longest of several texts by characters; ties go to the
+/// lexicographically smaller text. A candidate with fewer bytes than the
+/// current text has characters cannot be longer, and is not read.
+struct Longest<'a> {
+    text: &'a str,
+    chars: usize,
 }
 
-/// Authority of a host and where its registrable domain starts in it.
-type HostScore = (Authority, usize);
+impl<'a> Longest<'a> {
+    fn new(text: &'a str) -> Self {
+        Longest {
+            text,
+            chars: text.chars().count(),
+        }
+    }
+
+    fn offer(&mut self, candidate: &'a str) {
+        if candidate.len() < self.chars {
+            return;
+        }
+        let chars = candidate.chars().count();
+        if chars > self.chars || (chars == self.chars && candidate < self.text) {
+            self.text = candidate;
+            self.chars = chars;
+        }
+    }
+}
 
 /// What every result of one fusion needs, read-only (shared by threads).
 struct Shared<'a> {
@@ -883,7 +897,7 @@ struct BuildContext<'a> {
     term_filter: u64,
     scorer: &'a AuthorityScorer,
     /// Authority by host (many results share a host).
-    hosts: FxHashMap<String, HostScore>,
+    hosts: HostCache,
     builder: FingerprintBuilder,
     found: Vec<bool>,
     rrf_terms: Vec<(u32, u32, f64)>,
@@ -903,7 +917,7 @@ impl<'a> BuildContext<'a> {
                 .iter()
                 .fold(0, |f, t| f | (1 << (token_hash(t) & 63))),
             scorer: &shared.scorer,
-            hosts: FxHashMap::default(),
+            hosts: HostCache::default(),
             builder: FingerprintBuilder::default(),
             found: vec![false; shared.terms.len()],
             rrf_terms: Vec::new(),
@@ -966,9 +980,13 @@ impl<'a> BuildContext<'a> {
 
         let mut title = hit(&best).title.as_str();
         let mut snippet = hit(&best).snippet.as_str();
-        for r in &refs[1..] {
-            title = prefer_longer(title, &hit(r).title);
-            snippet = prefer_longer(snippet, &hit(r).snippet);
+        if refs.len() > 1 {
+            let (mut t, mut s) = (Longest::new(title), Longest::new(snippet));
+            for r in &refs[1..] {
+                t.offer(&hit(r).title);
+                s.offer(&hit(r).snippet);
+            }
+            (title, snippet) = (t.text, s.text);
         }
         let now = self.options.now;
         let mut published_at = None;
@@ -1017,7 +1035,7 @@ impl<'a> BuildContext<'a> {
         // Component scores.
         let host = normalised_host_of(canonical);
         let (authority, domain) = match self.hosts.get(host.as_ref()) {
-            Some((a, at)) => (a.clone(), host[*at..].to_string()),
+            Some((a, at)) => (a.clone(), host[at..].to_string()),
             None => {
                 let domain = registrable_domain_of_normalised(&host);
                 let a = self.scorer.score_normalised(&host, domain);
@@ -1026,7 +1044,7 @@ impl<'a> BuildContext<'a> {
                 let domain = domain.to_string();
                 if host.ends_with(domain.as_str()) {
                     let at = host.len() - domain.len();
-                    self.hosts.insert(host.into_owned(), (a.clone(), at));
+                    self.hosts.insert(&host, a.clone(), at);
                 }
                 (a, domain)
             }
@@ -1037,15 +1055,20 @@ impl<'a> BuildContext<'a> {
         let filter = self.term_filter;
         // One bit per term hash: most tokens are no term at all and are
         // not handed out.
-        let fingerprint = self
-            .builder
-            .build_visiting(title, snippet, filter, |token| {
-                for (i, &th) in term_hashes.iter().enumerate() {
-                    if th == token.hash && token.eq_lower(&terms[i]) {
-                        found[i] = true;
-                    }
+        let visit = |token: &Tok<'_>| {
+            for (i, &th) in term_hashes.iter().enumerate() {
+                if th == token.hash && token.eq_lower(&terms[i]) {
+                    found[i] = true;
                 }
-            });
+            }
+        };
+        // Without near-duplicate clustering no fingerprint is needed.
+        let fingerprint = if self.options.near_dup.is_some() {
+            self.builder.build_visiting(title, snippet, filter, visit)
+        } else {
+            self.builder.visit_filtered(title, snippet, filter, visit);
+            Fingerprint::default()
+        };
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);
 
         let result = SearchResult {
@@ -1102,4 +1125,29 @@ fn keyword_score(terms: &[String], found: &mut [bool], title: &str, snippet: &st
     }
     let n = found.iter().filter(|f| **f).count();
     (n as f64 / terms.len() as f64, n as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::Longest;
+
+    proptest! {
+        #[test]
+        fn longest_is_the_most_chars_then_the_smallest_text(
+            texts in prop::collection::vec("[a-cé异 ]{0,6}", 1..6)
+        ) {
+            let mut longest = Longest::new(&texts[0]);
+            for t in &texts[1..] {
+                longest.offer(t);
+            }
+            let expected = texts
+                .iter()
+                .min_by(|a, b| b.chars().count().cmp(&a.chars().count()).then(a.cmp(b)))
+                .map(String::as_str);
+            prop_assert_eq!(Some(longest.text), expected);
+            prop_assert_eq!(longest.chars, longest.text.chars().count());
+        }
+    }
 }

@@ -102,7 +102,7 @@ impl Default for NearDupOptions {
 }
 
 /// A result's SimHash and whether it has enough text to be clustered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// The 64-bit SimHash.
     pub simhash: u64,
@@ -157,8 +157,8 @@ impl FingerprintBuilder {
     ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
-        if stripped.len() == title.len() {
-            self.add_field(title, filter, &mut visit);
+        let title_ascii = if stripped.len() == title.len() {
+            self.add_field(title, filter, &mut visit)
         } else {
             self.stream.for_each(title, |t| {
                 if filter & (1 << (t.hash & 63)) != 0 {
@@ -166,10 +166,18 @@ impl FingerprintBuilder {
                 }
             });
             self.add_field(stripped, 0, &mut |_| {});
-        }
-        self.add_field(snippet, filter, &mut visit);
+            title.is_ascii()
+        };
+        let snippet_ascii = self.add_field(snippet, filter, &mut visit);
         let (simhash, n) = simhash_of_distinct(&self.features, &mut self.seen);
-        let chars = title.chars().count() + snippet.chars().count();
+        let count = |text: &str, ascii: bool| {
+            if ascii {
+                text.len()
+            } else {
+                text.chars().count()
+            }
+        };
+        let chars = count(title, title_ascii) + count(snippet, snippet_ascii);
         Fingerprint {
             simhash,
             features: n,
@@ -177,9 +185,38 @@ impl FingerprintBuilder {
         }
     }
 
-    fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) {
+    /// Only the visiting half of [`Self::build_visiting`]: the tokens of
+    /// the title and the snippet whose hash passes `filter` go to `visit`,
+    /// and no fingerprint is computed (fusion without near-duplicates).
+    pub(crate) fn visit_filtered(
+        &mut self,
+        title: &str,
+        snippet: &str,
+        filter: u64,
+        mut visit: impl FnMut(&Tok<'_>),
+    ) {
+        for text in [title, snippet] {
+            if text.is_ascii() {
+                ascii_words(text, |start, end, hash| {
+                    if filter & (1 << (hash & 63)) != 0 {
+                        visit(&Tok::ascii_word(&text[start..end], hash));
+                    }
+                });
+            } else {
+                self.stream.for_each(text, |t| {
+                    if filter & (1 << (t.hash & 63)) != 0 {
+                        visit(&t);
+                    }
+                });
+            }
+        }
+    }
+
+    /// Add the features of one field; returns whether it is ASCII.
+    fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) -> bool {
         self.words.clear();
-        if text.is_ascii() {
+        let ascii = text.is_ascii();
+        if ascii {
             // ASCII text has words only (no CJK bigram features).
             let words = &mut self.words;
             ascii_words(text, |start, end, hash| {
@@ -217,6 +254,7 @@ impl FingerprintBuilder {
                 }
             }
         }
+        ascii
     }
 }
 
