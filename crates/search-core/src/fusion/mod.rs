@@ -578,8 +578,11 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             let mut metas = Vec::new();
             for h in handles {
                 match h.join() {
+                    Ok((r, m)) if results.is_empty() => (results, metas) = (r, m),
                     Ok((r, m)) => {
+                        results.reserve_exact(r.len());
                         results.extend(r);
+                        metas.reserve_exact(m.len());
                         metas.extend(m);
                     }
                     // A panic in a worker is a bug; re-raise it unchanged.
@@ -610,7 +613,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     } else {
         0
     };
-    let mut order: Vec<(f64, f64, u32, u128, u32)> = results
+    let order: Vec<OrderKey> = results
         .iter()
         .zip(&metas)
         .enumerate()
@@ -624,7 +627,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             )
         })
         .collect();
-    order.sort_unstable_by(|a, b| {
+    let compare = |a: &OrderKey, b: &OrderKey| {
         b.0.total_cmp(&a.0)
             .then_with(|| b.1.total_cmp(&a.1))
             .then_with(|| a.2.cmp(&b.2))
@@ -633,10 +636,11 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                 let (i, j) = (a.4 as usize, b.4 as usize);
                 compare_built(&results[i], &metas[i], &results[j], &metas[j])
             })
-    });
+    };
     let merged = results.len();
-    // Put the results in that order in place (no second copy of them).
-    let mut perm: Vec<u32> = order.into_iter().map(|o| o.4).collect();
+    // The order is total, so sorting in parts and merging them gives the
+    // one order.
+    let mut perm = sorted_positions(order, shards, &compare);
     let fps: Vec<Fingerprint> = perm
         .iter()
         .map(|&i| metas[i as usize].fingerprint)
@@ -646,7 +650,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
 
     // 5. Near-duplicates.
     let results = match &checked.near_dup {
-        Some(nd) => crate::near_dup::cluster_with(results, &fps, nd),
+        Some(nd) => crate::near_dup::cluster_on_threads(results, &fps, nd, shards),
         None => results,
     };
     let near_duplicates = merged - results.len();
@@ -693,6 +697,50 @@ fn compare_built(a: &SearchResult, ma: &Meta, b: &SearchResult, mb: &Meta) -> Or
         .then_with(|| ma.best_rank.cmp(&mb.best_rank))
         .then_with(|| a.url.cmp(&b.url))
         .then_with(|| ma.isolated.cmp(&mb.isolated))
+}
+
+/// What results are ordered by: final score, RRF, best rank, the first
+/// URL bytes, then (ties on all of those) the result at the position.
+type OrderKey = (f64, f64, u32, u128, u32);
+
+/// The positions (`.4`) of `keys` in the order of `compare`, a total
+/// order: on one thread a sort; on more, each thread sorts a part and the
+/// sorted parts are merged.
+fn sorted_positions(
+    mut keys: Vec<OrderKey>,
+    threads: usize,
+    compare: &(impl Fn(&OrderKey, &OrderKey) -> Ordering + Sync),
+) -> Vec<u32> {
+    if threads <= 1 || keys.len() < 2 * MIN_HITS_PER_THREAD {
+        keys.sort_unstable_by(compare);
+        return keys.into_iter().map(|k| k.4).collect();
+    }
+    let per = keys.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for part in keys.chunks_mut(per) {
+            scope.spawn(move || part.sort_unstable_by(compare));
+        }
+    });
+    // A k-way merge of the sorted parts (k is at most MAX_THREADS, so the
+    // smallest head is found by a scan).
+    let mut heads: Vec<&[OrderKey]> = keys.chunks(per).collect();
+    let mut out = Vec::with_capacity(keys.len());
+    loop {
+        let mut best: Option<usize> = None;
+        for (p, head) in heads.iter().enumerate() {
+            if let Some(k) = head.first()
+                && best.is_none_or(|b| compare(k, &heads[b][0]) == Ordering::Less)
+            {
+                best = Some(p);
+            }
+        }
+        let Some(b) = best else {
+            break;
+        };
+        out.push(heads[b][0].4);
+        heads[b] = &heads[b][1..];
+    }
+    out
 }
 
 /// The 16 bytes of `url` from `skip` as a big-endian number, zero-padded:
@@ -811,7 +859,7 @@ fn build_shard(
     // Group ids by merge key (canonical URL and isolation flag); the table
     // holds ids and is probed with the key's precomputed hash.
     let mut table: HashTable<u32> = HashTable::with_capacity(expected);
-    let mut group_keys: Vec<(&str, bool, u64)> = Vec::new();
+    let mut group_keys: Vec<(&str, bool, u64)> = Vec::with_capacity(expected);
     let mut grouped: Vec<(u32, HitRef)> = Vec::with_capacity(expected);
     keys.visit(calls, |ci, hi, key, hash| {
         let Ok(key) = key else {

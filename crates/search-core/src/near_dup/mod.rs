@@ -591,6 +591,18 @@ pub fn cluster_with(
     fingerprints: &[Fingerprint],
     options: &NearDupOptions,
 ) -> Vec<SearchResult> {
+    cluster_on_threads(results, fingerprints, options, 1)
+}
+
+/// [`cluster_with`], finding the candidate pairs of the bands on up to
+/// `threads` threads (one band per thread at a time; the pairs are sorted
+/// afterwards, so the result is the same).
+pub(crate) fn cluster_on_threads(
+    results: Vec<SearchResult>,
+    fingerprints: &[Fingerprint],
+    options: &NearDupOptions,
+    threads: usize,
+) -> Vec<SearchResult> {
     let threshold = options.threshold.min(MAX_THRESHOLD);
     let n = results.len();
     let eligible: Vec<u32> = (0..n)
@@ -600,39 +612,43 @@ pub fn cluster_with(
 
     // Candidate pairs (later, distance, earlier): per block, results with
     // the same block value are neighbours once sorted by it.
-    let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
-    let mut entries: Vec<(u64, u32, u64)> = Vec::with_capacity(eligible.len());
-    let mut sorted: Vec<(u64, u32, u64)> = Vec::new();
-    for (shift, mask) in blocks(threshold) {
-        entries.clear();
-        entries.extend(eligible.iter().map(|&i| {
-            let h = fingerprints[i as usize].simhash;
-            ((h >> shift) & mask, i, h)
-        }));
-        let run = sort_by_block(&mut entries, &mut sorted, mask);
-        let mut start = 0;
-        while start < run.len() {
-            let key = run[start].0;
-            let mut end = start + 1;
-            while end < run.len() && run[end].0 == key {
-                end += 1;
-            }
-            for b in start + 1..end {
-                let (_, later, hb) = run[b];
-                for &(_, earlier, ha) in
-                    &run[b.saturating_sub(options.max_bucket_scan).max(start)..b]
-                {
-                    let d = (ha ^ hb).count_ones();
-                    if d <= threshold {
-                        pairs.push((later, d, earlier));
-                    }
+    let bands = blocks(threshold);
+    let band_pairs = |band: &[(u32, u64)]| {
+        let mut pairs = Vec::new();
+        for &(shift, mask) in band {
+            block_pairs(
+                &eligible,
+                fingerprints,
+                shift,
+                mask,
+                threshold,
+                options,
+                &mut pairs,
+            );
+        }
+        pairs
+    };
+    let threads = threads.clamp(1, bands.len());
+    let mut pairs: Vec<(u32, u32, u32)> = if threads == 1 {
+        band_pairs(&bands)
+    } else {
+        let per = bands.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = bands
+                .chunks(per)
+                .map(|band| scope.spawn(move || band_pairs(band)))
+                .collect();
+            let mut all = Vec::new();
+            for h in handles {
+                match h.join() {
+                    Ok(p) => all.extend(p),
+                    // A panic in a worker is a bug; re-raise it unchanged.
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-            start = end;
-        }
-    }
-    drop(entries);
-    drop(sorted);
+            all
+        })
+    };
     pairs.sort_unstable();
     pairs.dedup();
 
@@ -698,6 +714,47 @@ pub fn cluster_with(
         out.push(rep);
     }
     out
+}
+
+/// The candidate pairs `(later, distance, earlier)` of one block: the
+/// eligible results sorted by the block's value `(hash >> shift) & mask`,
+/// each compared with up to `max_bucket_scan` earlier ones of its value.
+fn block_pairs(
+    eligible: &[u32],
+    fingerprints: &[Fingerprint],
+    shift: u32,
+    mask: u64,
+    threshold: u32,
+    options: &NearDupOptions,
+    pairs: &mut Vec<(u32, u32, u32)>,
+) {
+    let mut entries: Vec<(u64, u32, u64)> = eligible
+        .iter()
+        .map(|&i| {
+            let h = fingerprints[i as usize].simhash;
+            ((h >> shift) & mask, i, h)
+        })
+        .collect();
+    let mut sorted = Vec::new();
+    let run = sort_by_block(&mut entries, &mut sorted, mask);
+    let mut start = 0;
+    while start < run.len() {
+        let key = run[start].0;
+        let mut end = start + 1;
+        while end < run.len() && run[end].0 == key {
+            end += 1;
+        }
+        for b in start + 1..end {
+            let (_, later, hb) = run[b];
+            for &(_, earlier, ha) in &run[b.saturating_sub(options.max_bucket_scan).max(start)..b] {
+                let d = (ha ^ hb).count_ones();
+                if d <= threshold {
+                    pairs.push((later, d, earlier));
+                }
+            }
+        }
+        start = end;
+    }
 }
 
 fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
