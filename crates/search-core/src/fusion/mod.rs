@@ -81,7 +81,10 @@ use crate::authority::{
 use crate::canonical::CanonicalOptions;
 use crate::engine::EngineHit;
 use crate::freshness::{FreshnessBasis, freshness, parse_date};
-use crate::near_dup::{Fingerprint, FingerprintBuilder, NearDupOptions, Tok, token_hash};
+use crate::near_dup::{
+    Fingerprint, FingerprintBuilder, NearDupOptions, Tok, candidate_pairs, cluster_pairs,
+    token_hash,
+};
 use crate::provenance::Provenance;
 use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
@@ -606,13 +609,9 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     }
     // Sort compact keys, not the results themselves. Many results tie on
     // the scores and the best rank; the first bytes of the URL (after the
-    // scheme every canonical URL shares) settle most of those ties without
-    // reading the results.
-    let skip = if results.iter().all(|r| r.url.starts_with("https://")) {
-        "https://".len()
-    } else {
-        0
-    };
+    // scheme every canonical URL shares, taken when the result was built)
+    // settle most of those ties without reading the results' URLs.
+    let all_https = metas.iter().all(|m| m.https);
     let order: Vec<OrderKey> = results
         .iter()
         .zip(&metas)
@@ -622,7 +621,11 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                 r.scores.final_score,
                 r.scores.rrf,
                 m.best_rank,
-                url_prefix(&r.url, skip),
+                if all_https {
+                    m.url_tail
+                } else {
+                    url_prefix(&r.url, 0)
+                },
                 i as u32,
             )
         })
@@ -646,12 +649,30 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         .map(|&i| metas[i as usize].fingerprint)
         .collect();
     drop(metas);
-    permute(&mut results, &mut perm);
-
-    // 5. Near-duplicates.
+    // 5. Near-duplicates. With threads, the candidate pairs (which need
+    // only the fingerprints) are found while the results are put in order.
     let results = match &checked.near_dup {
-        Some(nd) => crate::near_dup::cluster_on_threads(results, &fps, nd, shards),
-        None => results,
+        Some(nd) if shards > 1 => {
+            let (results, pairs) = std::thread::scope(|scope| {
+                let fps = &fps;
+                let pairs = scope.spawn(move || candidate_pairs(merged, fps, nd, shards - 1));
+                permute(&mut results, &mut perm);
+                match pairs.join() {
+                    Ok(pairs) => (results, pairs),
+                    // A panic in a worker is a bug; re-raise it unchanged.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            });
+            cluster_pairs(results, &pairs, nd)
+        }
+        Some(nd) => {
+            permute(&mut results, &mut perm);
+            crate::near_dup::cluster_with(results, &fps, nd)
+        }
+        None => {
+            permute(&mut results, &mut perm);
+            results
+        }
     };
     let near_duplicates = merged - results.len();
     tracing::debug!(
@@ -687,6 +708,10 @@ struct Meta {
     /// Login hits that may not merge with public ones (the merge key's
     /// second half; with the URL it makes the order total).
     isolated: bool,
+    /// Whether the URL starts with `https://`.
+    https: bool,
+    /// [`url_prefix`] of the URL after `https://` (when it starts so).
+    url_tail: u128,
 }
 
 fn compare_built(a: &SearchResult, ma: &Meta, b: &SearchResult, mb: &Meta) -> Ordering {
@@ -698,6 +723,9 @@ fn compare_built(a: &SearchResult, ma: &Meta, b: &SearchResult, mb: &Meta) -> Or
         .then_with(|| a.url.cmp(&b.url))
         .then_with(|| ma.isolated.cmp(&mb.isolated))
 }
+
+/// The scheme prefix of (nearly) every canonical URL.
+const HTTPS: &str = "https://";
 
 /// What results are ordered by: final score, RRF, best rank, the first
 /// URL bytes, then (ties on all of those) the result at the position.
@@ -1119,6 +1147,12 @@ impl<'a> BuildContext<'a> {
         };
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);
 
+        let https = canonical.starts_with(HTTPS);
+        let url_tail = if https {
+            url_prefix(canonical, HTTPS.len())
+        } else {
+            0
+        };
         let result = SearchResult {
             url: canonical.to_string(),
             original_url: hit(&best).url.clone(),
@@ -1154,6 +1188,8 @@ impl<'a> BuildContext<'a> {
                 fingerprint,
                 best_rank: best.rank,
                 isolated: self.infos[best.call as usize].isolated,
+                https,
+                url_tail,
             },
         }
     }

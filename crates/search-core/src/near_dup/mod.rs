@@ -591,27 +591,29 @@ pub fn cluster_with(
     fingerprints: &[Fingerprint],
     options: &NearDupOptions,
 ) -> Vec<SearchResult> {
-    cluster_on_threads(results, fingerprints, options, 1)
+    let pairs = candidate_pairs(results.len(), fingerprints, options, 1);
+    cluster_pairs(results, &pairs, options)
 }
 
-/// [`cluster_with`], finding the candidate pairs of the bands on up to
-/// `threads` threads (one band per thread at a time; the pairs are sorted
-/// afterwards, so the result is the same).
-pub(crate) fn cluster_on_threads(
-    results: Vec<SearchResult>,
+/// The candidate pairs `(later, distance, earlier)` among the first `n`
+/// results, sorted and distinct: eligible results whose SimHashes are within
+/// the threshold and agree on a block. The bands are shared out over up to
+/// `threads` threads; sorting the pairs afterwards makes the list the same
+/// for any count.
+pub(crate) fn candidate_pairs(
+    n: usize,
     fingerprints: &[Fingerprint],
     options: &NearDupOptions,
     threads: usize,
-) -> Vec<SearchResult> {
+) -> Vec<(u32, u32, u32)> {
     let threshold = options.threshold.min(MAX_THRESHOLD);
-    let n = results.len();
     let eligible: Vec<u32> = (0..n)
         .filter(|&i| fingerprints.get(i).is_some_and(|f| f.is_eligible(options)))
         .map(|i| i as u32)
         .collect();
 
-    // Candidate pairs (later, distance, earlier): per block, results with
-    // the same block value are neighbours once sorted by it.
+    // Per block, results with the same block value are neighbours once
+    // sorted by it.
     let bands = blocks(threshold);
     let band_pairs = |band: &[(u32, u64)]| {
         let mut pairs = Vec::new();
@@ -651,7 +653,16 @@ pub(crate) fn cluster_on_threads(
     };
     pairs.sort_unstable();
     pairs.dedup();
+    pairs
+}
 
+/// The clustering itself, over the [`candidate_pairs`] of `results`.
+pub(crate) fn cluster_pairs(
+    results: Vec<SearchResult>,
+    pairs: &[(u32, u32, u32)],
+    options: &NearDupOptions,
+) -> Vec<SearchResult> {
+    let n = results.len();
     // Leader clustering in result order: a result joins the closest earlier
     // representative (ties: the better-ranked one) that passes the gates.
     let mut joined: Vec<Option<(u32, u32)>> = vec![None; n];
