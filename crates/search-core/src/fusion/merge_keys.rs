@@ -65,19 +65,19 @@ impl MergeKeys {
         } else {
             let per = total.div_ceil(threads).max(1);
             std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads)
+                // The first run of hits is done on the calling thread.
+                let handles: Vec<_> = (1..threads)
                     .map(|t| (t * per).min(total)..((t + 1) * per).min(total))
                     .filter(|range| !range.is_empty())
                     .map(|range| scope.spawn(move || chunk(calls, options, range.start, range.end)))
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| match h.join() {
-                        Ok(chunk) => chunk,
-                        // A panic in a worker is a bug; re-raise it unchanged.
-                        Err(panic) => std::panic::resume_unwind(panic),
-                    })
-                    .collect()
+                let mut chunks = vec![chunk(calls, options, 0, per.min(total))];
+                chunks.extend(handles.into_iter().map(|h| match h.join() {
+                    Ok(chunk) => chunk,
+                    // A panic in a worker is a bug; re-raise it unchanged.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }));
+                chunks
             })
         };
         let invalid = chunks

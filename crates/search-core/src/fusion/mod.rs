@@ -572,16 +572,16 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     } else {
         std::thread::scope(|scope| {
             let (shared, keys) = (&shared, &keys);
-            let handles: Vec<_> = (0..shards)
+            // Shard 0 is built on the calling thread, the others on their
+            // own.
+            let handles: Vec<_> = (1..shards)
                 .map(|s| scope.spawn(move || build_shard(shared, keys, s, shards)))
                 .collect();
-            // Each part is freed once appended, so at most one part is
-            // held twice.
-            let mut results = Vec::new();
-            let mut metas = Vec::new();
+            // The other parts are appended to the first; each is freed once
+            // appended, so at most one part is held twice.
+            let (mut results, mut metas) = build_shard(shared, keys, 0, shards);
             for h in handles {
                 match h.join() {
-                    Ok((r, m)) if results.is_empty() => (results, metas) = (r, m),
                     Ok((r, m)) => {
                         results.reserve_exact(r.len());
                         results.extend(r);
@@ -745,8 +745,14 @@ fn sorted_positions(
     }
     let per = keys.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        for part in keys.chunks_mut(per) {
+        let mut parts = keys.chunks_mut(per);
+        let first = parts.next();
+        for part in parts {
             scope.spawn(move || part.sort_unstable_by(compare));
+        }
+        // The first part is sorted on the calling thread.
+        if let Some(part) = first {
+            part.sort_unstable_by(compare);
         }
     });
     // A k-way merge of the sorted parts (k is at most MAX_THREADS, so the
