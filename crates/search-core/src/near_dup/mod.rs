@@ -782,7 +782,84 @@ fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::tokenize::{Token, tokens};
+
+    /// The fingerprint as the module docs define it, computed plainly from
+    /// [`tokens`]: distinct features, each bit set by a strict majority.
+    fn reference(title: &str, snippet: &str) -> Fingerprint {
+        let mut features = Vec::new();
+        for field in [title_without_site_name(title), snippet] {
+            let mut words = Vec::new();
+            for t in tokens(field) {
+                match t {
+                    Token::Word(w) => words.push(token_hash(&w)),
+                    Token::Cjk(c) => features.push(mix(token_hash(&c) ^ CJK_TAG)),
+                }
+            }
+            match words.len() {
+                0 => {}
+                1 | 2 => features.push(
+                    words
+                        .iter()
+                        .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w)),
+                ),
+                _ => features.extend(
+                    words
+                        .windows(3)
+                        .map(|w| mix(w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42))),
+                ),
+            }
+        }
+        let mut distinct: Vec<u64> = Vec::new();
+        for f in features {
+            if !distinct.contains(&f.max(1)) {
+                distinct.push(f.max(1));
+            }
+        }
+        let n = distinct.len() as u32;
+        let mut simhash = 0u64;
+        for bit in 0..64 {
+            let ones = distinct.iter().filter(|f| *f & (1 << bit) != 0).count() as u32;
+            if 2 * ones > n {
+                simhash |= 1 << bit;
+            }
+        }
+        Fingerprint {
+            simhash,
+            features: n,
+            chars: (title.chars().count() + snippet.chars().count()) as u32,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fingerprints_follow_their_definition(
+            title in "([a-zA-Z0-9]{1,7}|[ .'+#\\-|]{1,3}|异步编程|é){0,12}",
+            snippet in "([a-zA-Z0-9]{1,9}|[ .'+#,]{1,2}|异步|日本語|é){0,80}",
+        ) {
+            let mut builder = FingerprintBuilder::default();
+            let expected = reference(&title, &snippet);
+            prop_assert_eq!(builder.build(&title, &snippet), expected);
+            // Reused buffers give the same answer.
+            prop_assert_eq!(builder.build(&title, &snippet), expected);
+        }
+
+        #[test]
+        fn long_and_repetitive_texts_follow_their_definition(
+            distinct in 0usize..400,
+            repeats in 1usize..4,
+        ) {
+            // Hundreds of distinct shingles (the byte-lane counts spill past
+            // 255) and phrases said several times (each counts once).
+            let words: Vec<String> = (0..distinct).map(|i| format!("w{}", i % 97 + i / 3)).collect();
+            let snippet = vec![words.join(" "); repeats].join(" ");
+            let title = words.iter().take(5).cloned().collect::<Vec<_>>().join(" ");
+            prop_assert_eq!(Fingerprint::of(&title, &snippet), reference(&title, &snippet));
+        }
+    }
 
     #[test]
     fn both_block_sorts_agree() {
