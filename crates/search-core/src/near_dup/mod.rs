@@ -133,7 +133,6 @@ impl Fingerprint {
 #[derive(Debug, Default)]
 pub struct FingerprintBuilder {
     features: Vec<u64>,
-    words: Vec<u64>,
     seen: Vec<u64>,
     stream: TokenStream,
 }
@@ -214,19 +213,18 @@ impl FingerprintBuilder {
 
     /// Add the features of one field; returns whether it is ASCII.
     fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) -> bool {
-        self.words.clear();
         let ascii = text.is_ascii();
+        let mut shingles = Shingles::default();
+        let features = &mut self.features;
         if ascii {
             // ASCII text has words only (no CJK bigram features).
-            let words = &mut self.words;
             ascii_words(text, |start, end, hash| {
-                words.push(hash);
+                shingles.push(hash, features);
                 if filter & (1 << (hash & 63)) != 0 {
                     visit(&Tok::ascii_word(&text[start..end], hash));
                 }
             });
         } else {
-            let (words, features) = (&mut self.words, &mut self.features);
             self.stream.for_each(text, |t| {
                 if filter & (1 << (t.hash & 63)) != 0 {
                     visit(&t);
@@ -234,27 +232,47 @@ impl FingerprintBuilder {
                 if t.cjk {
                     features.push(mix(t.hash ^ CJK_TAG));
                 } else {
-                    words.push(t.hash);
+                    shingles.push(t.hash, features);
                 }
             });
         }
-        match self.words.len() {
-            0 => {}
-            1 | 2 => {
-                let h = self
-                    .words
-                    .iter()
-                    .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w));
-                self.features.push(h);
-            }
-            _ => {
-                for w in self.words.windows(3) {
-                    self.features
-                        .push(mix(w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42)));
-                }
-            }
-        }
+        shingles.finish(features);
         ascii
+    }
+}
+
+/// The word 3-shingles of one field, made as its words arrive (a field of
+/// one or two words gives one feature of all its words instead).
+#[derive(Default)]
+struct Shingles {
+    /// The last two word hashes, the latest second.
+    last: [u64; 2],
+    words: usize,
+}
+
+impl Shingles {
+    #[inline]
+    fn push(&mut self, word: u64, features: &mut Vec<u64>) {
+        if self.words >= 2 {
+            features.push(mix(self.last[0]
+                ^ self.last[1].rotate_left(21)
+                ^ word.rotate_left(42)));
+        }
+        self.last = [self.last[1], word];
+        self.words += 1;
+    }
+
+    fn finish(self, features: &mut Vec<u64>) {
+        let short = match self.words {
+            1 => &self.last[1..],
+            2 => &self.last[..],
+            _ => return,
+        };
+        features.push(
+            short
+                .iter()
+                .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w)),
+        );
     }
 }
 
