@@ -50,20 +50,26 @@
 //! anything else: they stay separate results with the same canonical URL.
 //!
 //! **Cost.** Work is linear in the hits: the canonical URLs are written into
-//! one string arena with a hash of each (no allocation per hit), one
-//! hash-table probe per hit with that hash groups them, one pass over each result's title and
-//! snippet (keyword coverage and the SimHash share the tokens; ASCII text
-//! is split into words 64 bytes at a time from bit masks of letters and
-//! digits, and a word of up to 16 bytes is hashed with one multiply), a
-//! sort of compact keys of the merged results, which are then put in order
-//! in place, and the near-duplicate band index. Plain `http(s)://host/path`
-//! URLs, with a query of plain `key=value` pairs or none, get their
-//! canonical form by slicing (a tested fast path of `canonical_url`). The
-//! engine and sub-query names of a result's sources are shared, not copied.
-//! Large fusions can canonicalise the URLs on several threads, then group
-//! the hits and build the results in as many shards of the merge keys (by
-//! hash, one thread each; [`FusionOptions::threads`]); the output is the
-//! same.
+//! one string arena with a hash of each (no allocation per hit), and one
+//! hash-table probe per hit with that hash groups them. Each result then
+//! takes one pass over its title and snippet (keyword coverage and the
+//! SimHash share the tokens; ASCII text is split into words 64 bytes at a
+//! time from bit masks of letters and digits, a word of up to 16 bytes is
+//! hashed with one multiply, and no fingerprint is made when near-duplicate
+//! clustering is off) and one probe of a compact per-thread cache of
+//! authority by host. Compact keys of the merged results are sorted, the
+//! results are put in that order in place, and the near-duplicate band
+//! index finds the candidate pairs. Plain `http(s)://host/path` URLs, with
+//! a query of plain `key=value` pairs or none, get their canonical form by
+//! slicing (a tested fast path of `canonical_url`). The engine and
+//! sub-query names of a result's sources are shared, not copied.
+//!
+//! **Threads** ([`FusionOptions::threads`]): a large fusion canonicalises
+//! the URLs on several threads, groups the hits and builds the results in as
+//! many shards of the merge keys (by hash, one thread each), sorts the
+//! order in parts that are then merged, and finds the near-duplicate
+//! candidate pairs while the results are put in order. The output is the
+//! same for any thread count.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -208,15 +214,17 @@ pub struct FusionOptions {
     pub near_dup: Option<NearDupOptions>,
     /// "Now" for freshness (injectable so results are reproducible).
     pub now: DateTime<Utc>,
-    /// Threads for canonicalising URLs, grouping hits and building results:
-    /// 1 (the default) keeps fusion on the calling thread; 0 uses the
-    /// machine's parallelism, up to 8; any other number that many. Threads
-    /// are only started for large fusions (16,384 hits per thread; the merge
-    /// keys are split into one shard per thread by hash, so each thread gets
-    /// about as many hits), and the output is the same whatever the count. The
-    /// default is 1 because on a machine whose cores are busy with other
-    /// work (the usual case inside a search service) the extra threads
-    /// measured slower than one (see `scripts/bench-fusion`).
+    /// Threads for canonicalising URLs, grouping hits, building results,
+    /// sorting them and finding near-duplicate candidates: 1 (the default)
+    /// keeps fusion on the calling thread; 0 uses the machine's parallelism,
+    /// up to 8; any other number that many. Threads are only started for
+    /// large fusions (16,384 hits per thread; the merge keys are split into
+    /// one shard per thread by hash, so each thread gets about as many
+    /// hits), the calling thread does one part of each step, and the output
+    /// is the same whatever the count. The default is 1 because on a
+    /// machine whose cores are busy with other work (the usual case inside a
+    /// search service) the extra threads measured slower than one (see
+    /// `scripts/bench-fusion`).
     pub threads: usize,
 }
 
