@@ -159,11 +159,9 @@ impl FingerprintBuilder {
         let title_ascii = if stripped.len() == title.len() {
             self.add_field(title, filter, &mut visit)
         } else {
-            self.stream.for_each(title, |t| {
-                if filter & (1 << (t.hash & 63)) != 0 {
-                    visit(&t);
-                }
-            });
+            // The full title's tokens are visited; the stripped one's make
+            // the features.
+            for_each_token(&mut self.stream, title, filter, &mut visit, |_, _| {});
             self.add_field(stripped, 0, &mut |_| {});
             title.is_ascii()
         };
@@ -195,50 +193,55 @@ impl FingerprintBuilder {
         mut visit: impl FnMut(&Tok<'_>),
     ) {
         for text in [title, snippet] {
-            if text.is_ascii() {
-                ascii_words(text, |start, end, hash| {
-                    if filter & (1 << (hash & 63)) != 0 {
-                        visit(&Tok::ascii_word(&text[start..end], hash));
-                    }
-                });
-            } else {
-                self.stream.for_each(text, |t| {
-                    if filter & (1 << (t.hash & 63)) != 0 {
-                        visit(&t);
-                    }
-                });
-            }
+            for_each_token(&mut self.stream, text, filter, &mut visit, |_, _| {});
         }
     }
 
     /// Add the features of one field; returns whether it is ASCII.
     fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) -> bool {
-        let ascii = text.is_ascii();
         let mut shingles = Shingles::default();
         let features = &mut self.features;
-        if ascii {
-            // ASCII text has words only (no CJK bigram features).
-            ascii_words(text, |start, end, hash| {
+        let ascii = for_each_token(&mut self.stream, text, filter, visit, |cjk, hash| {
+            if cjk {
+                features.push(mix(hash ^ CJK_TAG));
+            } else {
                 shingles.push(hash, features);
-                if filter & (1 << (hash & 63)) != 0 {
-                    visit(&Tok::ascii_word(&text[start..end], hash));
-                }
-            });
-        } else {
-            self.stream.for_each(text, |t| {
-                if filter & (1 << (t.hash & 63)) != 0 {
-                    visit(&t);
-                }
-                if t.cjk {
-                    features.push(mix(t.hash ^ CJK_TAG));
-                } else {
-                    shingles.push(t.hash, features);
-                }
-            });
-        }
+            }
+        });
         shingles.finish(features);
         ascii
     }
+}
+
+/// Every token of `text` to `each` (whether it is a CJK bigram, its hash)
+/// and, first, those whose hash has its bit in `filter` to `visit`;
+/// returns whether the text is ASCII (words only, found by
+/// [`ascii_words`]).
+#[inline]
+fn for_each_token(
+    stream: &mut TokenStream,
+    text: &str,
+    filter: u64,
+    visit: &mut impl FnMut(&Tok<'_>),
+    mut each: impl FnMut(bool, u64),
+) -> bool {
+    let ascii = text.is_ascii();
+    if ascii {
+        ascii_words(text, |start, end, hash| {
+            each(false, hash);
+            if filter & (1 << (hash & 63)) != 0 {
+                visit(&Tok::ascii_word(&text[start..end], hash));
+            }
+        });
+    } else {
+        stream.for_each(text, |t| {
+            if filter & (1 << (t.hash & 63)) != 0 {
+                visit(&t);
+            }
+            each(t.cjk, t.hash);
+        });
+    }
+    ascii
 }
 
 /// The word 3-shingles of one field, made as its words arrive (a field of
