@@ -1051,7 +1051,7 @@ fn item_provenance(
         .as_deref()
         .filter(|a| a.starts_with("login"))
     {
-        p.auth_partition = label.to_string();
+        p.auth_partition = label.to_string().into();
     }
     if file.merge_with_public_ok == Some(false) {
         p.merge_with_public_ok = false;

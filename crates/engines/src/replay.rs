@@ -485,7 +485,7 @@ impl Engine for ReplayEngine {
         match self.recording(request).await?.outcome {
             RecordedOutcome::Response(mut response) => {
                 if !response.provenance.is_login() {
-                    response.provenance.runtime = REPLAY_RUNTIME.to_string();
+                    response.provenance.runtime = REPLAY_RUNTIME.into();
                 }
                 response.hits.truncate(request.max_results);
                 Ok(response)

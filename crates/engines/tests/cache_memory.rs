@@ -119,10 +119,10 @@ fn provenance() -> impl Strategy<Value = Provenance> {
                 Provenance {
                     search_partition,
                     login_state_used,
-                    auth_partition,
+                    auth_partition: auth_partition.into(),
                     cache_eligible,
                     merge_with_public_ok: merge,
-                    runtime,
+                    runtime: runtime.into(),
                 }
             },
         )

@@ -2,6 +2,8 @@
 //! may be cached or merged. Every search hit, result and fetched page carries
 //! one (DESIGN.md, "Provenance and partitions").
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// The partition a piece of data belongs to.
@@ -17,6 +19,11 @@ pub enum Partition {
 }
 
 /// Where data came from and what may be done with it.
+///
+/// The two labels are `Cow<'static, str>`: the usual ones (`public`,
+/// `login`, `http`, …) are static strings, so the provenance every hit,
+/// result and page carries is cloned without allocating. Set them with
+/// `.into()` from a `&'static str` or a `String`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Provenance {
     /// `public` or `login`.
@@ -24,23 +31,23 @@ pub struct Provenance {
     /// Whether a logged-in browser state was used.
     pub login_state_used: bool,
     /// The authentication partition label, `public`, `login` or `login:<site>`.
-    pub auth_partition: String,
+    pub auth_partition: Cow<'static, str>,
     /// Whether this data may be written to a shared cache.
     pub cache_eligible: bool,
     /// Whether it may be fused with public results for analysis.
     pub merge_with_public_ok: bool,
     /// What produced it: `http`, `local`, `replay`, `chromium-managed`,
     /// `chromium-attached`, …
-    pub runtime: String,
+    pub runtime: Cow<'static, str>,
 }
 
 impl Provenance {
     /// Public-partition data produced by `runtime`.
-    pub fn public(runtime: impl Into<String>) -> Self {
+    pub fn public(runtime: impl Into<Cow<'static, str>>) -> Self {
         Provenance {
             search_partition: Partition::Public,
             login_state_used: false,
-            auth_partition: "public".to_string(),
+            auth_partition: Cow::Borrowed("public"),
             cache_eligible: true,
             merge_with_public_ok: true,
             runtime: runtime.into(),
@@ -50,11 +57,11 @@ impl Provenance {
     /// Login-partition data produced by `runtime` (seed 000's provenance:
     /// `login_state_used=true`, `auth_partition="login"`,
     /// `cache_eligible=false`, `merge_with_public_ok=true`).
-    pub fn login(runtime: impl Into<String>) -> Self {
+    pub fn login(runtime: impl Into<Cow<'static, str>>) -> Self {
         Provenance {
             search_partition: Partition::Login,
             login_state_used: true,
-            auth_partition: "login".to_string(),
+            auth_partition: Cow::Borrowed("login"),
             cache_eligible: false,
             merge_with_public_ok: true,
             runtime: runtime.into(),

@@ -256,7 +256,7 @@ impl Engine for GrokEngine {
         }
         let text = self.client.complete(&self.prompt(request)).await?;
         let mut response = parse::hits_from_text("grok", &text, request.max_results);
-        response.provenance.runtime = "llm".to_string();
+        response.provenance.runtime = "llm".into();
         Ok(response)
     }
 }

@@ -473,8 +473,8 @@ fn isolated(p: &Provenance) -> bool {
 fn provenance_key(p: &Provenance) -> (bool, &str, &str, bool, bool, bool) {
     (
         p.is_login(),
-        p.auth_partition.as_str(),
-        p.runtime.as_str(),
+        &*p.auth_partition,
+        &*p.runtime,
         p.login_state_used,
         p.cache_eligible,
         p.merge_with_public_ok,

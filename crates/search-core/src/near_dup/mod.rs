@@ -528,7 +528,7 @@ pub fn title_similarity(a: &str, b: &str) -> f64 {
 fn partition_class(r: &SearchResult) -> Option<&str> {
     r.provenance
         .is_login()
-        .then_some(r.provenance.auth_partition.as_str())
+        .then_some(&*r.provenance.auth_partition)
 }
 
 /// The title similarity two results need: same-site or cross-site.
