@@ -84,10 +84,12 @@ pub const TRACKING_PARAMS: &[&str] = &[
     "li_fat_id",
 ];
 
-/// Whether `name` is a tracking parameter (case-insensitive).
+/// Whether `name` is a tracking parameter (ASCII case-insensitive; no
+/// allocation, since the canonical fast path asks it of every query key).
 pub fn is_tracking_param(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.starts_with("utm_") || TRACKING_PARAMS.contains(&lower.as_str())
+    name.get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case("utm_"))
+        || TRACKING_PARAMS.iter().any(|t| t.eq_ignore_ascii_case(name))
 }
 
 /// Parse `raw` as an absolute URL, accepting protocol-relative `//host/…`

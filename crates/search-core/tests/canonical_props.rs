@@ -505,6 +505,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
+    fn tracking_params_are_matched_as_their_lowercase_form(
+        name in prop_oneof![
+            "[a-zA-Z_]{0,8}",
+            prop::sample::select(TRACKING_PARAMS.to_vec()).prop_map(|t| t.to_uppercase()),
+            "[uU][tT][mM]_[a-zA-Zé]{0,4}",
+            "[a-zé]{0,3}[A-Z_İ]{0,3}",
+        ],
+    ) {
+        let lower = name.to_ascii_lowercase();
+        let expected = lower.starts_with("utm_") || TRACKING_PARAMS.contains(&lower.as_str());
+        prop_assert_eq!(is_tracking_param(&name), expected, "{}", name);
+    }
+
+    #[test]
     fn canonical_url_is_idempotent(page in page(), s in spelling(), strip_www in any::<bool>()) {
         let opts = CanonicalOptions { strip_www };
         let url = spell(&page, &s);

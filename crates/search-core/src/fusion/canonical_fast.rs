@@ -8,7 +8,7 @@
 //!
 //! [`canonical_url`]: crate::canonical::canonical_url
 
-use crate::canonical::{CanonicalOptions, TRACKING_PARAMS};
+use crate::canonical::{CanonicalOptions, is_tracking_param};
 
 /// Path bytes kept verbatim by the URL parser in http(s) paths.
 const PLAIN_PATH: [bool; 256] = {
@@ -112,15 +112,6 @@ fn plain_query_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_')
 }
 
-/// Whether `key` is a tracking parameter ([`is_tracking_param`], without
-/// allocating).
-///
-/// [`is_tracking_param`]: crate::canonical::is_tracking_param
-fn tracking_key(key: &str) -> bool {
-    key.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("utm_"))
-        || TRACKING_PARAMS.iter().any(|t| t.eq_ignore_ascii_case(key))
-}
-
 /// The pairs of a plain query (`k=v` pairs of [`plain_query_byte`]s joined
 /// by `&`) that the canonical form keeps: no empty key, no tracking
 /// parameter; a key without `=` has the empty value. Writes them to `out`
@@ -136,7 +127,7 @@ fn plain_query<'q>(query: &'q str, out: &mut [(&'q str, &'q str); MAX_PAIRS]) ->
         if !key.bytes().all(plain_query_byte) || !value.bytes().all(plain_query_byte) {
             return None;
         }
-        if key.is_empty() || tracking_key(key) {
+        if key.is_empty() || is_tracking_param(key) {
             continue;
         }
         *out.get_mut(n)? = (key, value);
