@@ -32,6 +32,7 @@
 //!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility).
 //! - Safety: [`guard`] (the URL guard used by every fetch, navigation and
 //!   redirect hop).
+//! - Internal: `workers` (joining the scoped threads of large fusions).
 
 pub mod authority;
 pub mod canonical;
@@ -56,6 +57,7 @@ pub mod rows;
 pub mod search;
 pub mod testing;
 pub mod tokenize;
+mod workers;
 
 pub use engine::{
     DynEngine, Engine, EngineCapabilities, EngineHit, EngineKind, EngineRequest, EngineResponse,

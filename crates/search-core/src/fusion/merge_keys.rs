@@ -72,11 +72,7 @@ impl MergeKeys {
                     .map(|range| scope.spawn(move || chunk(calls, options, range.start, range.end)))
                     .collect();
                 let mut chunks = vec![chunk(calls, options, 0, per.min(total))];
-                chunks.extend(handles.into_iter().map(|h| match h.join() {
-                    Ok(chunk) => chunk,
-                    // A panic in a worker is a bug; re-raise it unchanged.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }));
+                chunks.extend(handles.into_iter().map(crate::workers::join));
                 chunks
             })
         };

@@ -589,16 +589,11 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
             // appended, so at most one part is held twice.
             let (mut results, mut metas) = build_shard(shared, keys, 0, shards);
             for h in handles {
-                match h.join() {
-                    Ok((r, m)) => {
-                        results.reserve_exact(r.len());
-                        results.extend(r);
-                        metas.reserve_exact(m.len());
-                        metas.extend(m);
-                    }
-                    // A panic in a worker is a bug; re-raise it unchanged.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
+                let (r, m) = crate::workers::join(h);
+                results.reserve_exact(r.len());
+                results.extend(r);
+                metas.reserve_exact(m.len());
+                metas.extend(m);
             }
             (results, metas)
         })
@@ -665,11 +660,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                 let fps = &fps;
                 let pairs = scope.spawn(move || candidate_pairs(merged, fps, nd, shards - 1));
                 permute(&mut results, &mut perm);
-                match pairs.join() {
-                    Ok(pairs) => (results, pairs),
-                    // A panic in a worker is a bug; re-raise it unchanged.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
+                (results, crate::workers::join(pairs))
             });
             cluster_pairs(results, &pairs, nd)
         }
@@ -755,13 +746,14 @@ fn sorted_positions(
     std::thread::scope(|scope| {
         let mut parts = keys.chunks_mut(per);
         let first = parts.next();
-        for part in parts {
-            scope.spawn(move || part.sort_unstable_by(compare));
-        }
+        let handles: Vec<_> = parts
+            .map(|part| scope.spawn(move || part.sort_unstable_by(compare)))
+            .collect();
         // The first part is sorted on the calling thread.
         if let Some(part) = first {
             part.sort_unstable_by(compare);
         }
+        handles.into_iter().for_each(crate::workers::join);
     });
     // A k-way merge of the sorted parts (k is at most MAX_THREADS, so the
     // smallest head is found by a scan).

@@ -663,11 +663,7 @@ pub(crate) fn candidate_pairs(
                 .collect();
             let mut all = Vec::new();
             for h in handles {
-                match h.join() {
-                    Ok(p) => all.extend(p),
-                    // A panic in a worker is a bug; re-raise it unchanged.
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
+                all.extend(crate::workers::join(h));
             }
             all
         })
