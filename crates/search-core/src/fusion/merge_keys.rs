@@ -131,7 +131,7 @@ impl MergeKeys {
 const NOT_COMPUTED: &str = "no merge key was computed for this hit";
 
 /// The hash [`MergeKeys`] keeps for a key.
-pub(super) fn key_hash(key: &str) -> u64 {
+fn key_hash(key: &str) -> u64 {
     FxBuildHasher.hash_one(key)
 }
 
