@@ -824,9 +824,9 @@ fn threads_do_not_change_the_output() {
     assert!(one.stats.merged > 2 * 16_384, "{}", one.stats.merged);
     assert!(one.stats.near_duplicates > 0);
     assert!(!one.unresolvable.is_empty());
-    // URL keys computed on several threads, the hits grouped and the results
-    // built in as many shards (4 requested gets as many as the size allows:
-    // 3).
+    // URL keys computed on several threads, the hits grouped in as many
+    // shards and the results built on a pool of as many threads (4 requested
+    // gets as many as the size allows: 3).
     for threads in [2, 3, 4] {
         let many = fuse(&calls, &opts("rust page").with_threads(threads));
         assert_eq!(one, many, "{threads} threads");

@@ -65,11 +65,13 @@
 //! sub-query names of a result's sources are shared, not copied.
 //!
 //! **Threads** ([`FusionOptions::threads`]): a large fusion canonicalises
-//! the URLs on several threads, groups the hits and builds the results in as
-//! many shards of the merge keys (by hash, one thread each), sorts the
-//! order in parts that are then merged, and finds the near-duplicate
-//! candidate pairs while the results are put in order. The output is the
-//! same for any thread count.
+//! the URLs on several threads, groups the hits in as many shards of the
+//! merge keys (by hash, one thread each), builds the results on a pool of
+//! as many threads (rayon; each result is written once, in place, in the one
+//! list, never gathered from the threads' own lists), sorts the order in
+//! parts that are then merged, and finds the near-duplicate candidate pairs
+//! while the results are put in order. The output is the same for any
+//! thread count.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -79,6 +81,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
 use hashbrown::HashTable;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::authority::{
@@ -565,8 +568,9 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
 
     // 2–3. Group the hits by merge key and build each result with its RRF
     // and component scores. The keys are split into shards by hash, one
-    // per thread; each result is independent of the others, so the output
-    // is the same for any number of shards.
+    // per thread, for grouping; the groups, appended in shard order, are
+    // then built on all the threads. Each result is independent of the
+    // others, so the output is the same for any number of shards.
     let shared = Shared {
         calls,
         infos: &infos,
@@ -575,29 +579,25 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         terms: query_terms(&options.query),
         scorer: AuthorityScorer::new(&options.domain_boosts),
     };
-    let (mut results, metas) = if shards <= 1 {
-        build_shard(&shared, &keys, 0, 1)
+    let groups = if shards <= 1 {
+        group_shard(&shared, &keys, 0, 1)
     } else {
         std::thread::scope(|scope| {
             let (shared, keys) = (&shared, &keys);
-            // Shard 0 is built on the calling thread, the others on their
+            // Shard 0 is grouped on the calling thread, the others on their
             // own.
             let handles: Vec<_> = (1..shards)
-                .map(|s| scope.spawn(move || build_shard(shared, keys, s, shards)))
+                .map(|s| scope.spawn(move || group_shard(shared, keys, s, shards)))
                 .collect();
-            // The other parts are appended to the first; each is freed once
-            // appended, so at most one part is held twice.
-            let (mut results, mut metas) = build_shard(shared, keys, 0, shards);
+            let mut all = group_shard(shared, keys, 0, shards);
             for h in handles {
-                let (r, m) = crate::workers::join(h);
-                results.reserve_exact(r.len());
-                results.extend(r);
-                metas.reserve_exact(m.len());
-                metas.extend(m);
+                all.append(crate::workers::join(h));
             }
-            (results, metas)
+            all
         })
     };
+    let (mut results, metas) = build_all(&shared, &groups, shards);
+    drop(groups);
     drop(keys);
 
     // 4. Final score and order.
@@ -877,13 +877,14 @@ fn rank_of(hit: &EngineHit, index: usize) -> u32 {
     }
 }
 
-/// Group the hits whose merge key falls in `shard` and build their results.
-fn build_shard(
+/// Group the hits whose merge key falls in `shard`, each group's hits in
+/// source order.
+fn group_shard<'k>(
     shared: &Shared<'_>,
-    keys: &MergeKeys,
+    keys: &'k MergeKeys,
     shard: usize,
     shards: usize,
-) -> (Vec<SearchResult>, Vec<Meta>) {
+) -> Groups<'k> {
     let calls = shared.calls;
     let expected = calls
         .iter()
@@ -949,17 +950,119 @@ fn build_shard(
         fill[g as usize] += 1;
     }
     drop(fill);
-
-    let mut ctx = BuildContext::new(shared);
-    let mut results = Vec::with_capacity(n_groups);
-    let mut metas = Vec::with_capacity(n_groups);
-    for (g, (canonical, _, _)) in group_keys.into_iter().enumerate() {
+    for g in 0..n_groups {
         let group = &mut refs[starts[g] as usize..starts[g + 1] as usize];
-        let b = ctx.build(group, canonical);
-        results.push(b.result);
-        metas.push(b.meta);
+        if group.len() > 1 {
+            group.sort_unstable_by(|a, b| compare_refs(calls, shared.infos, a, b));
+        }
+    }
+    Groups {
+        keys: group_keys.into_iter().map(|(key, _, _)| key).collect(),
+        starts,
+        hits: refs,
+    }
+}
+
+/// The hits of some merge keys, grouped: group `g` has the key `keys[g]`
+/// and the hits `hits[starts[g]..starts[g + 1]]`.
+struct Groups<'k> {
+    keys: Vec<&'k str>,
+    starts: Vec<u32>,
+    hits: Vec<HitRef>,
+}
+
+impl<'k> Groups<'k> {
+    /// `self` followed by `other`.
+    fn append(&mut self, other: Groups<'k>) {
+        let base = self.starts.last().copied().unwrap_or(0);
+        self.keys.extend(other.keys);
+        self.starts
+            .extend(other.starts.iter().skip(1).map(|s| s + base));
+        self.hits.extend(other.hits);
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Group `g`'s key and hits.
+    fn group(&self, g: usize) -> (&'k str, &[HitRef]) {
+        let (start, end) = (self.starts[g] as usize, self.starts[g + 1] as usize);
+        (self.keys[g], &self.hits[start..end])
+    }
+}
+
+/// Build the result of every group, in group order: on the calling thread,
+/// or on a pool of `threads` threads writing the results in place.
+fn build_all(
+    shared: &Shared<'_>,
+    groups: &Groups<'_>,
+    threads: usize,
+) -> (Vec<SearchResult>, Vec<Meta>) {
+    let n = groups.len();
+    let mut results = Vec::with_capacity(n);
+    let mut metas = Vec::with_capacity(n);
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("ferret-fuse-{i}"))
+                .build()
+                .ok()
+        })
+        .flatten();
+    match pool {
+        Some(pool) => pool.install(|| {
+            // A few parts per thread, so that a thread done early can take
+            // over part of another's work; each part starts its own
+            // context (host cache and fingerprint buffers).
+            (0..n)
+                .into_par_iter()
+                .with_min_len(n.div_ceil(threads * 4).max(1))
+                .map_init(
+                    || BuildContext::new(shared),
+                    |ctx, g| {
+                        let (key, hits) = groups.group(g);
+                        let b = ctx.build(hits, key);
+                        (b.result, b.meta)
+                    },
+                )
+                .unzip_into_vecs(&mut results, &mut metas);
+        }),
+        None => {
+            let mut ctx = BuildContext::new(shared);
+            for g in 0..n {
+                let (key, hits) = groups.group(g);
+                let b = ctx.build(hits, key);
+                results.push(b.result);
+                metas.push(b.meta);
+            }
+        }
     }
     (results, metas)
+}
+
+/// Order of a group's hits: best rank first, then by engine and
+/// sub-query name, then by content — never by input position, so equal
+/// hits are interchangeable.
+fn compare_refs(calls: &[EngineCall], infos: &[CallInfo], a: &HitRef, b: &HitRef) -> Ordering {
+    let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
+    let (ha, hb) = (hit(a), hit(b));
+    a.rank
+        .cmp(&b.rank)
+        .then_with(|| {
+            infos[a.call as usize]
+                .pair
+                .cmp(&infos[b.call as usize].pair)
+        })
+        .then_with(|| ha.url.cmp(&hb.url))
+        .then_with(|| ha.title.cmp(&hb.title))
+        .then_with(|| ha.snippet.cmp(&hb.snippet))
+        .then_with(|| ha.published_at.cmp(&hb.published_at))
+        .then_with(|| {
+            provenance_key(&calls[a.call as usize].response.provenance)
+                .cmp(&provenance_key(&calls[b.call as usize].response.provenance))
+        })
 }
 
 /// Mixed into the hash of an isolated hit's key, so that it and a
@@ -1010,39 +1113,11 @@ impl<'a> BuildContext<'a> {
         &self.calls[r.call as usize].response.hits[r.hit as usize]
     }
 
-    fn call(&self, r: &HitRef) -> &EngineCall {
-        &self.calls[r.call as usize]
-    }
-
-    /// Order of a group's hits: best rank first, then by engine and
-    /// sub-query name, then by content — never by input position, so equal
-    /// hits are interchangeable.
-    fn compare_refs(&self, a: &HitRef, b: &HitRef) -> Ordering {
-        let (ha, hb) = (self.hit(a), self.hit(b));
-        a.rank
-            .cmp(&b.rank)
-            .then_with(|| {
-                self.infos[a.call as usize]
-                    .pair
-                    .cmp(&self.infos[b.call as usize].pair)
-            })
-            .then_with(|| ha.url.cmp(&hb.url))
-            .then_with(|| ha.title.cmp(&hb.title))
-            .then_with(|| ha.snippet.cmp(&hb.snippet))
-            .then_with(|| ha.published_at.cmp(&hb.published_at))
-            .then_with(|| {
-                provenance_key(&self.call(a).response.provenance)
-                    .cmp(&provenance_key(&self.call(b).response.provenance))
-            })
-    }
-
-    fn build(&mut self, refs: &mut [HitRef], canonical: &str) -> Built {
+    /// The result of one group of hits, in source order (best first).
+    fn build(&mut self, refs: &[HitRef], canonical: &str) -> Built {
         let calls = self.calls;
         let hit = |r: &HitRef| &calls[r.call as usize].response.hits[r.hit as usize];
         let call = |r: &HitRef| &calls[r.call as usize];
-        if refs.len() > 1 {
-            refs.sort_unstable_by(|a, b| self.compare_refs(a, b));
-        }
         let best = refs[0];
 
         // RRF: each (engine, sub-query) pair's best rank, summed in pair order.
