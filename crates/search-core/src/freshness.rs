@@ -28,8 +28,6 @@
 //! date says nothing about recency); a date up to a day ahead (time zones)
 //! counts as age 0.
 
-use std::sync::LazyLock;
-
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -140,16 +138,20 @@ pub fn age_in_days(date: DateTime<Utc>, now: DateTime<Utc>) -> Option<i64> {
 /// The latest year `2000`–`2099` written as a standalone four-digit number
 /// in `text` that is not after `now_year`.
 pub fn latest_year(text: &str, now_year: i32) -> Option<i32> {
-    // Every year starts with "20": look only where that pair occurs (a
-    // vectorised search; most snippets hold none).
+    // Every year starts with "20": look only where a `2` occurs (a
+    // vectorised byte search, cheaper to start than a substring search on
+    // texts this short; most snippets hold few).
     let bytes = text.as_bytes();
     let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
     let mut best: Option<i32> = None;
-    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new(b"20"));
-    for start in FINDER.find_iter(bytes) {
-        // A run of exactly four digits: none before, two after, none then.
-        if (start > 0 && digit(start - 1)) || !digit(start + 2) || !digit(start + 3) {
+    for start in memchr::memchr_iter(b'2', bytes) {
+        // A run of exactly four digits, `20` first: none before, two after,
+        // none then.
+        if bytes.get(start + 1) != Some(&b'0')
+            || (start > 0 && digit(start - 1))
+            || !digit(start + 2)
+            || !digit(start + 3)
+        {
             continue;
         }
         if digit(start + 4) {
