@@ -162,6 +162,32 @@ pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<Str
     canonical_fast_into(raw, options, &mut out).then_some(out)
 }
 
+/// `rest` (a URL after its scheme) as host, path and query (the fragment
+/// dropped): the host ends at the first `/`, `?` or `#`, the path at the
+/// first `?` or `#` after it, the query at the first `#` after that. One
+/// byte search for each end instead of a search per separator over the
+/// whole text.
+fn split_authority_path_query(rest: &str) -> (&str, &str, Option<&str>) {
+    let bytes = rest.as_bytes();
+    let host_end = memchr::memchr3(b'/', b'?', b'#', bytes).unwrap_or(bytes.len());
+    let path_end = match bytes.get(host_end) {
+        Some(b'/') => {
+            memchr::memchr2(b'?', b'#', &bytes[host_end..]).map_or(bytes.len(), |i| host_end + i)
+        }
+        _ => host_end,
+    };
+    let query = match bytes.get(path_end) {
+        Some(b'?') => {
+            let start = path_end + 1;
+            let end = memchr::memchr(b'#', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            Some(&rest[start..end])
+        }
+        _ => None,
+    };
+    // The three ends are ASCII bytes, so every cut is on a char boundary.
+    (&rest[..host_end], &rest[host_end..path_end], query)
+}
+
 /// [`canonical_fast`] written into `out` (cleared first); false, with `out`
 /// unspecified, when `raw` is not a plain URL.
 pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mut String) -> bool {
@@ -171,15 +197,7 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
     else {
         return false;
     };
-    let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
-    let (rest, query) = match rest.split_once('?') {
-        Some((before, query)) => (before, Some(query)),
-        None => (rest, None),
-    };
-    let (host, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
+    let (host, path, query) = split_authority_path_query(rest);
     if !plain_host(host) || !plain_path(path) {
         return false;
     }
@@ -326,6 +344,21 @@ mod tests {
             agree(&raw)?;
             let raw = format!("{scheme}{}{host}{path}{query}", if www { "www." } else { "" });
             agree(&raw)?;
+        }
+
+        #[test]
+        fn one_search_per_end_splits_as_the_separators_do(
+            rest in "[a-z/?#é=&]{0,24}",
+        ) {
+            // The definition: drop from the first `#`, split at the first
+            // `?`, then the host ends at the first `/`.
+            let before = rest.split_once('#').map_or(rest.as_str(), |(b, _)| b);
+            let (before, query) = match before.split_once('?') {
+                Some((b, q)) => (b, Some(q)),
+                None => (before, None),
+            };
+            let (host, path) = before.find('/').map_or((before, ""), |i| before.split_at(i));
+            prop_assert_eq!(split_authority_path_query(&rest), (host, path, query));
         }
 
         #[test]
