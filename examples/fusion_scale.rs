@@ -133,8 +133,7 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let calls = fusion_input::engine_calls(&input);
-    drop(input);
+    let calls = fusion_input::into_engine_calls(input);
     let gen_ms = t.elapsed().as_secs_f64() * 1e3;
     let hits = args.per_engine * fusion_input::ENGINES.len();
 

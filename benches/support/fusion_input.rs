@@ -311,6 +311,28 @@ pub fn engine_calls(input: &[(&'static str, Vec<PeerResult>)]) -> Vec<EngineCall
         .collect()
 }
 
+/// [`engine_calls`], moving the texts instead of copying them (a harness
+/// that copies a million rows and frees the originals leaves millions of
+/// small freed blocks that the next large allocation must first sort
+/// through; no engine adapter works that way).
+pub fn into_engine_calls(input: Vec<(&'static str, Vec<PeerResult>)>) -> Vec<EngineCall> {
+    input
+        .into_iter()
+        .map(|(engine, results)| EngineCall {
+            engine: engine.to_string(),
+            sub_query: QUERY.to_string(),
+            sub_query_index: 0,
+            response: EngineResponse::from_hits(
+                results
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, r)| EngineHit::new(i as u32 + 1, r.url, r.title, r.content))
+                    .collect(),
+            ),
+        })
+        .collect()
+}
+
 /// A digest of the input (FNV-1a over engine, title, url, content), to
 /// compare with the Python generator's.
 pub fn digest(input: &[(&'static str, Vec<PeerResult>)]) -> u64 {
