@@ -48,9 +48,9 @@ fn results(n: usize) -> Vec<SearchResult> {
             };
             SearchResult {
                 url: url.clone(),
-                original_url: url,
-                title: format!("Result {i} about rust async runtimes"),
-                snippet: format!("The default worker count is {i} on this machine."),
+                original_url: url.into(),
+                title: format!("Result {i} about rust async runtimes").into(),
+                snippet: format!("The default worker count is {i} on this machine.").into(),
                 published_at: None,
                 domain: String::new(),
                 sources: Vec::new(),

@@ -102,7 +102,7 @@ async fn urls(index: &LocalIndex, q: &str) -> Vec<String> {
         .unwrap()
         .hits
         .into_iter()
-        .map(|h| h.url)
+        .map(|h| h.url.to_string())
         .collect()
 }
 

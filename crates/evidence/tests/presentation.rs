@@ -17,9 +17,9 @@ fn result(url: &str, title: &str, snippet: &str, engines: &[&str], score: f64) -
         .to_string();
     SearchResult {
         url: url.to_string(),
-        original_url: url.to_string(),
-        title: title.to_string(),
-        snippet: snippet.to_string(),
+        original_url: url.into(),
+        title: title.into(),
+        snippet: snippet.into(),
         published_at: None,
         domain: host.trim_start_matches("www.").to_string(),
         sources: engines
@@ -29,7 +29,7 @@ fn result(url: &str, title: &str, snippet: &str, engines: &[&str], score: f64) -
                 engine: (*e).into(),
                 rank: i as u32 + 1,
                 sub_query: "q".into(),
-                url: url.to_string(),
+                url: url.into(),
             })
             .collect(),
         scores: Scores {

@@ -41,16 +41,16 @@ fn result(n: usize, title: String, snippet: String) -> SearchResult {
     let url = format!("https://s{n}.example/p");
     SearchResult {
         url: url.clone(),
-        original_url: url.clone(),
-        title,
-        snippet,
+        original_url: url.as_str().into(),
+        title: title.into(),
+        snippet: snippet.into(),
         published_at: None,
         domain: format!("s{n}.example"),
         sources: vec![SourceHit {
             engine: "brave".into(),
             rank: 1,
             sub_query: "q".into(),
-            url,
+            url: url.into(),
         }],
         scores: Scores::default(),
         score_basis: None,

@@ -8,6 +8,8 @@
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use crate::text::Text;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
@@ -112,11 +114,11 @@ impl EngineRequest {
 pub struct EngineHit {
     /// The result URL as the engine gave it (redirect wrappers may still be
     /// present; fusion unwraps and canonicalises).
-    pub url: String,
+    pub url: Text,
     /// The result title.
-    pub title: String,
+    pub title: Text,
     /// The engine's snippet: a search-result diagnostic, never final evidence.
-    pub snippet: String,
+    pub snippet: Text,
     /// Publication date as given (ISO 8601 date or date-time), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_at: Option<String>,
@@ -128,9 +130,9 @@ impl EngineHit {
     /// A hit at `rank` with no date.
     pub fn new(
         rank: u32,
-        url: impl Into<String>,
-        title: impl Into<String>,
-        snippet: impl Into<String>,
+        url: impl Into<Text>,
+        title: impl Into<Text>,
+        snippet: impl Into<Text>,
     ) -> Self {
         EngineHit {
             url: url.into(),

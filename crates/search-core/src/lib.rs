@@ -29,7 +29,8 @@
 //! - Evidence: [`ledger`] (the constraint ledger: which constraints fetched
 //!   page text supports, with verbatim quotes; `ferret.ledger.v1`).
 //! - Output: [`result`] ([`SearchResult`]), [`response`] ([`SearchResponse`],
-//!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility).
+//!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility),
+//!   [`text`] ([`Text`], the shared strings hits and results hold).
 //! - Safety: [`guard`] (the URL guard used by every fetch, navigation and
 //!   redirect hop).
 //! - Internal: `workers` (joining the scoped threads of large fusions).
@@ -56,6 +57,7 @@ pub mod result;
 pub mod rows;
 pub mod search;
 pub mod testing;
+pub mod text;
 pub mod tokenize;
 mod workers;
 
@@ -69,3 +71,4 @@ pub use response::{
     DropReason, DroppedRow, EngineCall, EngineReport, EngineStatus, SearchResponse,
 };
 pub use result::{Scores, SearchResult, SourceHit};
+pub use text::Text;

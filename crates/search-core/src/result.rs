@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::text::Text;
+
 use serde::{Deserialize, Serialize};
 
 use crate::provenance::Provenance;
@@ -20,8 +22,8 @@ pub struct SourceHit {
     pub rank: u32,
     /// The sub-query that produced it.
     pub sub_query: Arc<str>,
-    /// The URL exactly as the engine returned it.
-    pub url: String,
+    /// The URL exactly as the engine returned it (shared with the hit).
+    pub url: Text,
 }
 
 /// Every score component of a result. `final` is what the order follows.
@@ -53,9 +55,9 @@ pub struct NearDuplicate {
     /// Its canonical URL.
     pub url: String,
     /// The URL as the engine returned it.
-    pub original_url: String,
+    pub original_url: Text,
     /// Its title.
-    pub title: String,
+    pub title: Text,
     /// Hamming distance of its SimHash from the representative's.
     pub distance: u32,
     /// The engine hits it had.
@@ -67,12 +69,13 @@ pub struct NearDuplicate {
 pub struct SearchResult {
     /// The canonical URL (the merge key).
     pub url: String,
-    /// The URL as first returned, for display.
-    pub original_url: String,
-    /// The longest title any source gave.
-    pub title: String,
-    /// The longest snippet any source gave. A diagnostic, never evidence.
-    pub snippet: String,
+    /// The URL as first returned, for display (shared with the hit).
+    pub original_url: Text,
+    /// The longest title any source gave (shared with that hit).
+    pub title: Text,
+    /// The longest snippet any source gave (shared with that hit). A
+    /// diagnostic, never evidence.
+    pub snippet: Text,
     /// Publication date, when any source gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_at: Option<String>,

@@ -189,9 +189,9 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
             }
             let rank = u32::try_from(hits.len() + 1).unwrap_or(u32::MAX);
             hits.push(EngineHit {
-                url: c.url,
-                title: first_string(c.row, TITLE_KEYS).unwrap_or_default(),
-                snippet: first_string(c.row, SNIPPET_KEYS).unwrap_or_default(),
+                url: c.url.into(),
+                title: first_string(c.row, TITLE_KEYS).unwrap_or_default().into(),
+                snippet: first_string(c.row, SNIPPET_KEYS).unwrap_or_default().into(),
                 published_at: first_date(c.row),
                 rank,
             });

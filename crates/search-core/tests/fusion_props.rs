@@ -176,7 +176,7 @@ proptest! {
         let mut sources: HashMap<(String, String, u32, String), usize> = HashMap::new();
         for r in &f.results {
             for s in r.sources.iter().chain(r.near_duplicates.iter().flat_map(|n| &n.sources)) {
-                *sources.entry((s.engine.to_string(), s.sub_query.to_string(), s.rank, s.url.clone())).or_default() += 1;
+                *sources.entry((s.engine.to_string(), s.sub_query.to_string(), s.rank, s.url.to_string())).or_default() += 1;
             }
         }
         let mut unresolvable: HashMap<(String, String, usize), usize> = HashMap::new();
@@ -193,7 +193,7 @@ proptest! {
                 match canonical_url(&h.url, CanonicalOptions::default()) {
                     Ok(canon) => {
                         prop_assert!(urls_out.contains(&canon.as_str()), "{} lost", h.url);
-                        *expected_sources.entry((c.engine.clone(), c.sub_query.clone(), rank, h.url.clone())).or_default() += 1;
+                        *expected_sources.entry((c.engine.clone(), c.sub_query.clone(), rank, h.url.to_string())).or_default() += 1;
                     }
                     Err(_) => {
                         *expected_unresolvable.entry((c.engine.clone(), c.sub_query.clone(), i)).or_default() += 1;

@@ -82,9 +82,9 @@ fn reference(pattern: &str, text: &str) -> Option<bool> {
 fn result(url: &str, title: &str) -> SearchResult {
     SearchResult {
         url: url.to_string(),
-        original_url: url.to_string(),
-        title: title.to_string(),
-        snippet: String::new(),
+        original_url: url.into(),
+        title: title.into(),
+        snippet: Default::default(),
         published_at: None,
         domain: String::new(),
         sources: Vec::new(),

@@ -21,7 +21,7 @@ fn urls(rows: &NormalizedRows, engine: &str) -> Vec<String> {
     rows.calls
         .iter()
         .find(|c| c.engine == engine)
-        .map(|c| c.response.hits.iter().map(|h| h.url.clone()).collect())
+        .map(|c| c.response.hits.iter().map(|h| h.url.to_string()).collect())
         .unwrap_or_default()
 }
 

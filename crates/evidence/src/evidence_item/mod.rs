@@ -309,8 +309,8 @@ impl EvidenceItem {
         id: impl Into<String>,
         result: &SearchResult,
     ) -> Result<Self, EvidenceItemError> {
-        let mut item = EvidenceItem::new(id, result.original_url.clone())?;
-        item.title = result.title.clone();
+        let mut item = EvidenceItem::new(id, result.original_url.to_string())?;
+        item.title = result.title.to_string();
         item.published_at = result.published_at.clone();
         item.rank = result.sources.iter().map(|s| s.rank).min();
         Ok(item)

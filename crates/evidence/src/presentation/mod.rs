@@ -337,8 +337,8 @@ pub fn present_results(
             }
             PresentedResult {
                 rank: i + 1,
-                title: r.title.clone(),
-                url: r.original_url.clone(),
+                title: r.title.to_string(),
+                url: r.original_url.to_string(),
                 domain: r.domain.clone(),
                 snippet: cut_snippet(&r.snippet, options.snippet_chars),
                 engines: mine,

@@ -122,7 +122,7 @@ impl NormalizedResults {
                     continue;
                 };
                 let canonical = canonical_url(&hit.url, CanonicalOptions::default())
-                    .unwrap_or_else(|_| hit.url.clone());
+                    .unwrap_or_else(|_| hit.url.to_string());
                 if let Some(existing) = out
                     .results
                     .iter_mut()
@@ -131,10 +131,10 @@ impl NormalizedResults {
                     push_unique(&mut existing.engines, &call.engine);
                     push_unique(&mut existing.sub_queries, &call.sub_query);
                     if existing.snippet.len() < hit.snippet.len() {
-                        existing.snippet = hit.snippet.clone();
+                        existing.snippet = hit.snippet.to_string();
                     }
                     if existing.title.len() < hit.title.len() {
-                        existing.title = hit.title.clone();
+                        existing.title = hit.title.to_string();
                     }
                     if existing.published_at.is_none() {
                         existing.published_at = hit.published_at.clone();
@@ -143,10 +143,10 @@ impl NormalizedResults {
                 }
                 out.results.push(ResultRow {
                     rank: u32::try_from(out.results.len() + 1).unwrap_or(u32::MAX),
-                    url: hit.url.clone(),
+                    url: hit.url.to_string(),
                     canonical_url: canonical,
-                    title: hit.title.clone(),
-                    snippet: hit.snippet.clone(),
+                    title: hit.title.to_string(),
+                    snippet: hit.snippet.to_string(),
                     published_at: hit.published_at.clone(),
                     engines: vec![call.engine.clone()],
                     sub_queries: vec![call.sub_query.clone()],
@@ -173,10 +173,10 @@ impl NormalizedResults {
             }
             out.results.push(ResultRow {
                 rank: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                url: r.original_url.clone(),
+                url: r.original_url.to_string(),
                 canonical_url: r.url.clone(),
-                title: r.title.clone(),
-                snippet: r.snippet.clone(),
+                title: r.title.to_string(),
+                snippet: r.snippet.to_string(),
                 published_at: r.published_at.clone(),
                 engines,
                 sub_queries,

@@ -61,8 +61,10 @@
 //! results are put in that order in place, and the near-duplicate band
 //! index finds the candidate pairs. Plain `http(s)://host/path` URLs, with
 //! a query of plain `key=value` pairs or none, get their canonical form by
-//! slicing (a tested fast path of `canonical_url`). The engine and
-//! sub-query names of a result's sources are shared, not copied.
+//! slicing (a tested fast path of `canonical_url`). A result shares its
+//! title, snippet and URLs with the hits they come from ([`Text`]), and the
+//! engine and sub-query names of its sources with the calls: none of them is
+//! copied.
 //!
 //! **Threads** ([`FusionOptions::threads`]): a large fusion canonicalises
 //! the URLs on several threads, groups the hits in as many shards of the
@@ -98,6 +100,7 @@ use crate::provenance::Provenance;
 use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
 use crate::result::{Scores, SearchResult, SourceHit};
+use crate::text::Text;
 use crate::tokenize::query_terms;
 
 mod canonical_fast;
@@ -550,7 +553,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
                     sub_query: call.sub_query.clone(),
                     rank: rank_of(hit, hi),
                     index: hi,
-                    url: hit.url.clone(),
+                    url: hit.url.to_string(),
                     reason: reason.to_string(),
                 });
             }
@@ -813,19 +816,19 @@ fn permute<T>(items: &mut [T], perm: &mut [u32]) {
 /// lexicographically smaller text. A candidate with fewer bytes than the
 /// current text has characters cannot be longer, and is not read.
 struct Longest<'a> {
-    text: &'a str,
+    text: &'a Text,
     chars: usize,
 }
 
 impl<'a> Longest<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a Text) -> Self {
         Longest {
             text,
             chars: text.chars().count(),
         }
     }
 
-    fn offer(&mut self, candidate: &'a str) {
+    fn offer(&mut self, candidate: &'a Text) {
         if candidate.len() < self.chars {
             return;
         }
@@ -1135,8 +1138,8 @@ impl<'a> BuildContext<'a> {
             .map(|&(_, rank, weight)| weight / (self.k + f64::from(rank)))
             .sum();
 
-        let mut title = hit(&best).title.as_str();
-        let mut snippet = hit(&best).snippet.as_str();
+        // The texts kept are shared with the hits they come from.
+        let (mut title, mut snippet) = (&hit(&best).title, &hit(&best).snippet);
         if refs.len() > 1 {
             let (mut t, mut s) = (Longest::new(title), Longest::new(snippet));
             for r in &refs[1..] {
@@ -1237,8 +1240,8 @@ impl<'a> BuildContext<'a> {
         let result = SearchResult {
             url: canonical.to_string(),
             original_url: hit(&best).url.clone(),
-            title: title.to_string(),
-            snippet: snippet.to_string(),
+            title: title.clone(),
+            snippet: snippet.clone(),
             published_at,
             domain,
             sources,
@@ -1297,20 +1300,21 @@ mod tests {
     use proptest::prelude::*;
 
     use super::Longest;
+    use crate::text::Text;
 
     proptest! {
         #[test]
         fn longest_is_the_most_chars_then_the_smallest_text(
             texts in prop::collection::vec("[a-cé异 ]{0,6}", 1..6)
         ) {
+            let texts: Vec<Text> = texts.iter().map(Text::from).collect();
             let mut longest = Longest::new(&texts[0]);
             for t in &texts[1..] {
                 longest.offer(t);
             }
             let expected = texts
                 .iter()
-                .min_by(|a, b| b.chars().count().cmp(&a.chars().count()).then(a.cmp(b)))
-                .map(String::as_str);
+                .min_by(|a, b| b.chars().count().cmp(&a.chars().count()).then(a.cmp(b)));
             prop_assert_eq!(Some(longest.text), expected);
             prop_assert_eq!(longest.chars, longest.text.chars().count());
         }

@@ -874,8 +874,9 @@ mod tests {
             distinct in 0usize..400,
             repeats in 1usize..4,
         ) {
-            // Hundreds of distinct shingles (the byte-lane counts spill past
-            // 255) and phrases said several times (each counts once).
+            // Hundreds of distinct shingles (counts carried into the higher
+            // binary digits of the majority's adder) and phrases said several
+            // times (each counts once).
             let words: Vec<String> = (0..distinct).map(|i| format!("w{}", i % 97 + i / 3)).collect();
             let snippet = vec![words.join(" "); repeats].join(" ");
             let title = words.iter().take(5).cloned().collect::<Vec<_>>().join(" ");
