@@ -357,6 +357,24 @@ fn suffix_matches(host: &str, suffix: &str) -> bool {
     }
 }
 
+/// The label after the last dot of `name` (all of it without one).
+fn last_label(name: &str) -> &str {
+    match name.as_bytes().iter().rposition(|&b| b == b'.') {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
+}
+
+/// Whether a host whose last label is `host_last` can match a suffix whose
+/// last label is `want` (the first test [`suffix_matches`] makes).
+fn last_label_fits(host_last: &str, want: &str) -> bool {
+    if want == "xx" {
+        host_last.len() == 2 && host_last.bytes().all(|b| b.is_ascii_alphabetic())
+    } else {
+        host_last == want
+    }
+}
+
 /// The forms a [`PatternRule`] pattern can take.
 enum PatternForm {
     /// `label.*`
@@ -454,12 +472,21 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
         return (DEFAULT_SCORE, AuthorityRule::Default);
     }
     let sub = subdomain_part(host, registrable);
+    // Read once for every pattern: most hosts have no subdomain, and a
+    // suffix pattern whose last label differs from the host's cannot match.
+    let host_last = last_label(host);
     let mut best: Option<&PatternRule> = None;
     for (form, rule) in PARSED_PATTERNS.iter() {
         let matched = match form {
-            PatternForm::FirstLabel(label) => sub.split('.').next() == Some(*label),
-            PatternForm::AnyLabel(label) => sub.split('.').any(|l| l == *label),
-            PatternForm::Suffix(suffix) => suffix_matches(host, suffix),
+            PatternForm::FirstLabel(label) => {
+                (!sub.is_empty() || label.is_empty()) && sub.split('.').next() == Some(*label)
+            }
+            PatternForm::AnyLabel(label) => {
+                (!sub.is_empty() || label.is_empty()) && sub.split('.').any(|l| l == *label)
+            }
+            PatternForm::Suffix(suffix) => {
+                last_label_fits(host_last, last_label(suffix)) && suffix_matches(host, suffix)
+            }
             PatternForm::Exact(exact) => host == *exact,
         };
         if matched && best.is_none_or(|b| rule.score > b.score) {
