@@ -996,7 +996,9 @@ impl<'k> Groups<'k> {
 }
 
 /// Build the result of every group, in group order: on the calling thread,
-/// or on a pool of `threads` threads writing the results in place.
+/// or on a pool of `threads` threads writing the results in place. When no
+/// pool can be started (the system refuses new threads), the calling thread
+/// builds them all: the output is the same, only slower.
 fn build_all(
     shared: &Shared<'_>,
     groups: &Groups<'_>,
