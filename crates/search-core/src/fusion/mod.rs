@@ -226,8 +226,9 @@ pub struct FusionOptions {
     /// up to 8; any other number that many. Threads are only started for
     /// large fusions (16,384 hits per thread; the merge keys are split into
     /// one shard per thread by hash, so each thread gets about as many
-    /// hits), the calling thread does one part of each step, and the output
-    /// is the same whatever the count. The default is 1 because on a
+    /// hits), the calling thread does one part of each step except building
+    /// the results (a pool of that many threads builds them while it
+    /// waits), and the output is the same whatever the count. The default is 1 because on a
     /// machine whose cores are busy with other work (the usual case inside a
     /// search service) the extra threads measured slower than one (see
     /// `scripts/bench-fusion`).

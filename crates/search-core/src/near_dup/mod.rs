@@ -624,30 +624,17 @@ pub(crate) fn candidate_pairs(
     // Per block, results with the same block value are neighbours once
     // sorted by it.
     let bands = blocks(threshold);
-    let band_pairs = |band: &[(u32, u64)]| {
-        let mut pairs = Vec::new();
-        for &(shift, mask) in band {
-            block_pairs(
-                &eligible,
-                fingerprints,
-                shift,
-                mask,
-                threshold,
-                options,
-                &mut pairs,
-            );
-        }
-        pairs
-    };
+    let pairs_of =
+        |band: &[(u32, u64)]| band_pairs(&eligible, fingerprints, band, threshold, options);
     let threads = threads.clamp(1, bands.len());
     let mut pairs: Vec<(u32, u32, u32)> = if threads == 1 {
-        band_pairs(&bands)
+        pairs_of(&bands)
     } else {
         let per = bands.len().div_ceil(threads);
         std::thread::scope(|scope| {
             let handles: Vec<_> = bands
                 .chunks(per)
-                .map(|band| scope.spawn(move || band_pairs(band)))
+                .map(|band| scope.spawn(move || pairs_of(band)))
                 .collect();
             let mut all = Vec::new();
             for h in handles {
@@ -732,45 +719,50 @@ pub(crate) fn cluster_pairs(
     out
 }
 
-/// The candidate pairs `(later, distance, earlier)` of one block: the
-/// eligible results sorted by the block's value `(hash >> shift) & mask`,
-/// each compared with up to `max_bucket_scan` earlier ones of its value.
-fn block_pairs(
+/// The candidate pairs `(later, distance, earlier)` of the blocks
+/// `(shift, mask)` of one band: per block, the eligible results sorted by
+/// the block's value `(hash >> shift) & mask`, each compared with up to
+/// `max_bucket_scan` earlier ones of its value. The sort buffers serve
+/// every block of the band.
+fn band_pairs(
     eligible: &[u32],
     fingerprints: &[Fingerprint],
-    shift: u32,
-    mask: u64,
+    band: &[(u32, u64)],
     threshold: u32,
     options: &NearDupOptions,
-    pairs: &mut Vec<(u32, u32, u32)>,
-) {
-    let mut entries: Vec<(u64, u32, u64)> = eligible
-        .iter()
-        .map(|&i| {
+) -> Vec<(u32, u32, u32)> {
+    let mut pairs = Vec::new();
+    let mut entries: Vec<(u64, u32, u64)> = Vec::with_capacity(eligible.len());
+    let mut sorted = Vec::new();
+    for &(shift, mask) in band {
+        entries.clear();
+        entries.extend(eligible.iter().map(|&i| {
             let h = fingerprints[i as usize].simhash;
             ((h >> shift) & mask, i, h)
-        })
-        .collect();
-    let mut sorted = Vec::new();
-    let run = sort_by_block(&mut entries, &mut sorted, mask);
-    let mut start = 0;
-    while start < run.len() {
-        let key = run[start].0;
-        let mut end = start + 1;
-        while end < run.len() && run[end].0 == key {
-            end += 1;
-        }
-        for b in start + 1..end {
-            let (_, later, hb) = run[b];
-            for &(_, earlier, ha) in &run[b.saturating_sub(options.max_bucket_scan).max(start)..b] {
-                let d = (ha ^ hb).count_ones();
-                if d <= threshold {
-                    pairs.push((later, d, earlier));
+        }));
+        let run = sort_by_block(&mut entries, &mut sorted, mask);
+        let mut start = 0;
+        while start < run.len() {
+            let key = run[start].0;
+            let mut end = start + 1;
+            while end < run.len() && run[end].0 == key {
+                end += 1;
+            }
+            for b in start + 1..end {
+                let (_, later, hb) = run[b];
+                for &(_, earlier, ha) in
+                    &run[b.saturating_sub(options.max_bucket_scan).max(start)..b]
+                {
+                    let d = (ha ^ hb).count_ones();
+                    if d <= threshold {
+                        pairs.push((later, d, earlier));
+                    }
                 }
             }
+            start = end;
         }
-        start = end;
     }
+    pairs
 }
 
 fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
