@@ -226,6 +226,7 @@ fn variant(rng: &mut PyRandom, url: &str) -> String {
 }
 
 /// One engine's results as `make_input` builds them.
+#[derive(Clone)]
 pub struct PeerResult {
     /// Title.
     pub title: String,
@@ -285,30 +286,9 @@ pub fn make_input(per_engine: usize, seed: u32) -> (Vec<(&'static str, Vec<PeerR
 }
 
 /// The input as engine calls: one call per engine for [`QUERY`], ranks
-/// 1..=N in order.
+/// 1..=N in order (the rows are copied; see [`into_engine_calls`]).
 pub fn engine_calls(input: &[(&'static str, Vec<PeerResult>)]) -> Vec<EngineCall> {
-    input
-        .iter()
-        .map(|(engine, results)| EngineCall {
-            engine: (*engine).to_string(),
-            sub_query: QUERY.to_string(),
-            sub_query_index: 0,
-            response: EngineResponse::from_hits(
-                results
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| {
-                        EngineHit::new(
-                            i as u32 + 1,
-                            r.url.clone(),
-                            r.title.clone(),
-                            r.content.clone(),
-                        )
-                    })
-                    .collect(),
-            ),
-        })
-        .collect()
+    into_engine_calls(input.to_vec())
 }
 
 /// [`engine_calls`], moving the texts instead of copying them (a harness
