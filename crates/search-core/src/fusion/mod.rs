@@ -51,13 +51,14 @@
 //!
 //! **Cost.** Work is linear in the hits: the canonical URLs are written into
 //! one string arena with a hash of each (no allocation per hit), and one
-//! hash-table probe per hit with that hash groups them. Each result then
-//! takes one pass over its title and snippet (keyword coverage and the
-//! SimHash share the tokens; ASCII text is split into words 64 bytes at a
-//! time from bit masks of letters and digits, a word of up to 16 bytes is
-//! hashed with one multiply, and no fingerprint is made when near-duplicate
-//! clustering is off) and one probe of a compact per-thread cache of
-//! authority by host. Compact keys of the merged results are sorted, the
+//! hash-table probe per hit with that hash groups them. For each result the
+//! query terms are looked for in its title and snippet with vectorised
+//! substring searches (each occurrence checked to be a whole token; see
+//! `term_match`), and its SimHash takes one pass over them (ASCII text is
+//! split into words 64 bytes at a time from bit masks of letters and digits,
+//! a word of up to 16 bytes is hashed with one multiply, and no fingerprint
+//! is made when near-duplicate clustering is off); then one probe of a
+//! compact per-thread cache of authority by host. Compact keys of the merged results are sorted, the
 //! results are put in that order in place, and the near-duplicate band
 //! index finds the candidate pairs. Plain `http(s)://host/path` URLs, with
 //! a query of plain `key=value` pairs or none, get their canonical form by
@@ -93,8 +94,7 @@ use crate::canonical::CanonicalOptions;
 use crate::engine::EngineHit;
 use crate::freshness::{FreshnessBasis, freshness, parse_date};
 use crate::near_dup::{
-    Fingerprint, FingerprintBuilder, NearDupOptions, Tok, candidate_pairs, cluster_pairs,
-    token_hash,
+    Fingerprint, FingerprintBuilder, NearDupOptions, candidate_pairs, cluster_pairs,
 };
 use crate::provenance::Provenance;
 use crate::query::Weights;
@@ -106,9 +106,11 @@ use crate::tokenize::query_terms;
 mod canonical_fast;
 mod host_cache;
 mod merge_keys;
+mod term_match;
 
 use host_cache::HostCache;
 use merge_keys::MergeKeys;
+use term_match::TermMatcher;
 
 /// The default RRF constant `k`.
 pub const DEFAULT_RRF_K: f64 = 60.0;
@@ -1082,10 +1084,8 @@ struct BuildContext<'a> {
     options: &'a FusionOptions,
     k: f64,
     terms: &'a [String],
-    /// [`token_hash`] of each term.
-    term_hashes: Vec<u64>,
-    /// Bit `h % 64` set for each term hash `h`.
-    term_filter: u64,
+    /// Finds the terms in titles and snippets.
+    matcher: TermMatcher<'a>,
     scorer: &'a AuthorityScorer,
     /// Authority by host (many results share a host).
     hosts: HostCache,
@@ -1102,11 +1102,7 @@ impl<'a> BuildContext<'a> {
             options: shared.options,
             k: shared.k,
             terms: &shared.terms,
-            term_hashes: shared.terms.iter().map(|t| token_hash(t)).collect(),
-            term_filter: shared
-                .terms
-                .iter()
-                .fold(0, |f, t| f | (1 << (token_hash(t) & 63))),
+            matcher: TermMatcher::new(&shared.terms),
             scorer: &shared.scorer,
             hosts: HostCache::default(),
             builder: FingerprintBuilder::default(),
@@ -1214,22 +1210,13 @@ impl<'a> BuildContext<'a> {
         };
         let fresh = freshness(published_at.as_deref(), title, snippet, now);
         self.found.iter_mut().for_each(|f| *f = false);
-        let (terms, term_hashes, found) = (self.terms, &self.term_hashes, &mut self.found);
-        let filter = self.term_filter;
-        // One bit per term hash: most tokens are no term at all and are
-        // not handed out.
-        let visit = |token: &Tok<'_>| {
-            for (i, &th) in term_hashes.iter().enumerate() {
-                if th == token.hash && token.eq_lower(&terms[i]) {
-                    found[i] = true;
-                }
-            }
-        };
+        for text in [title, snippet] {
+            self.matcher.find_in(text, &mut self.found);
+        }
         // Without near-duplicate clustering no fingerprint is needed.
         let fingerprint = if self.options.near_dup.is_some() {
-            self.builder.build_visiting(title, snippet, filter, visit)
+            self.builder.build(title, snippet)
         } else {
-            self.builder.visit_filtered(title, snippet, filter, visit);
             Fingerprint::default()
         };
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);

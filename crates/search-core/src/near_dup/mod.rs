@@ -63,7 +63,7 @@ use crate::result::{NearDuplicate, SearchResult};
 mod token_stream;
 
 pub use token_stream::token_hash;
-pub(crate) use token_stream::{Tok, TokenStream, ascii_words};
+pub(crate) use token_stream::{Tok, TokenStream, ascii_words, is_ascii_word_at};
 use token_stream::{count_tokens, mix};
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
@@ -140,32 +140,15 @@ pub struct FingerprintBuilder {
 impl FingerprintBuilder {
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
-        self.build_visiting(title, snippet, 0, |_| {})
-    }
-
-    /// [`Self::build`], also handing the tokens of the full title and of
-    /// the snippet whose hash `h` has bit `h % 64` set in `filter` to
-    /// `visit` (fusion measures keyword coverage with them, so each text is
-    /// tokenised once; its filter has the bits of the query terms' hashes).
-    pub(crate) fn build_visiting(
-        &mut self,
-        title: &str,
-        snippet: &str,
-        filter: u64,
-        mut visit: impl FnMut(&Tok<'_>),
-    ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
+        let stripped_ascii = self.add_field(stripped);
         let title_ascii = if stripped.len() == title.len() {
-            self.add_field(title, filter, &mut visit)
+            stripped_ascii
         } else {
-            // The full title's tokens are visited; the stripped one's make
-            // the features.
-            for_each_token(&mut self.stream, title, filter, &mut visit, |_, _| {});
-            self.add_field(stripped, 0, &mut |_| {});
             title.is_ascii()
         };
-        let snippet_ascii = self.add_field(snippet, filter, &mut visit);
+        let snippet_ascii = self.add_field(snippet);
         let (simhash, n) = simhash_of_distinct(&mut self.features, &mut self.seen);
         let count = |text: &str, ascii: bool| {
             if ascii {
@@ -182,26 +165,11 @@ impl FingerprintBuilder {
         }
     }
 
-    /// Only the visiting half of [`Self::build_visiting`]: the tokens of
-    /// the title and the snippet whose hash passes `filter` go to `visit`,
-    /// and no fingerprint is computed (fusion without near-duplicates).
-    pub(crate) fn visit_filtered(
-        &mut self,
-        title: &str,
-        snippet: &str,
-        filter: u64,
-        mut visit: impl FnMut(&Tok<'_>),
-    ) {
-        for text in [title, snippet] {
-            for_each_token(&mut self.stream, text, filter, &mut visit, |_, _| {});
-        }
-    }
-
     /// Add the features of one field; returns whether it is ASCII.
-    fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) -> bool {
+    fn add_field(&mut self, text: &str) -> bool {
         let mut shingles = Shingles::default();
         let features = &mut self.features;
-        let ascii = for_each_token(&mut self.stream, text, filter, visit, |cjk, hash| {
+        let ascii = for_each_token(&mut self.stream, text, 0, &mut |_| {}, |cjk, hash| {
             if cjk {
                 features.push(mix(hash ^ CJK_TAG));
             } else {
@@ -211,6 +179,18 @@ impl FingerprintBuilder {
         shingles.finish(features);
         ascii
     }
+}
+
+/// The tokens of `text` whose hash `h` has bit `h % 64` set in `filter`
+/// to `visit` (fusion looks for the query terms among them when it cannot
+/// search for them; see `fusion::term_match`).
+pub(crate) fn for_each_filtered(
+    stream: &mut TokenStream,
+    text: &str,
+    filter: u64,
+    mut visit: impl FnMut(&Tok<'_>),
+) {
+    for_each_token(stream, text, filter, &mut visit, |_, _| {});
 }
 
 /// Every token of `text` to `each` (whether it is a CJK bigram, its hash)

@@ -323,6 +323,30 @@ pub(crate) fn ascii_words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
     }
 }
 
+/// Whether `bytes[start..end]` of the ASCII text `bytes` is exactly one of
+/// the words [`ascii_words`] finds in it, given that it starts with a letter
+/// or digit and holds only word bytes (letters, digits, `+ # . '`) and does
+/// not end with `.` or `'`, as every such word does.
+///
+/// The word starts at `start` unless a letter or digit comes before it with
+/// only `+ # . '` between (a word running on through them, as `node.js`).
+/// It ends at `end` when every byte from there to the next other byte is a
+/// `.` or `'` (trimmed from the end of a word).
+pub(crate) fn is_ascii_word_at(bytes: &[u8], start: usize, end: usize) -> bool {
+    let mut i = start;
+    while i > 0 && matches!(CLASS[bytes[i - 1] as usize], KEEP | TRIM) {
+        i -= 1;
+    }
+    if i > 0 && CLASS[bytes[i - 1] as usize] == ALNUM {
+        return false;
+    }
+    bytes[end..]
+        .iter()
+        .map(|&b| CLASS[b as usize])
+        .take_while(|&c| c != OTHER)
+        .all(|c| c == TRIM)
+}
+
 impl TokenStream {
     /// Call `f` for every token of `text`, exactly as
     /// [`crate::tokenize::tokens`] would produce them.

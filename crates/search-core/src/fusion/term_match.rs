@@ -1,0 +1,175 @@
+//! Which query terms a result's title and snippet contain, for the
+//! `keyword` score: a term counts when it is one of the text's tokens
+//! ([`crate::tokenize::tokens`]).
+//!
+//! ASCII text and ASCII terms (nearly all of them) take a search instead of
+//! a tokenisation: the text is lowercased into a reused buffer, each term
+//! not yet found is looked for with a prebuilt substring finder
+//! ([`memchr::memmem`], vectorised), and an occurrence counts only when it
+//! is a whole token there ([`is_ascii_word_at`]). A result's few terms are
+//! found without splitting and hashing its forty-odd words. Other text is
+//! tokenised and its tokens compared with the terms, as before. A proptest
+//! checks the search against the tokens.
+
+use memchr::memmem::Finder;
+
+use crate::near_dup::{Tok, TokenStream, for_each_filtered, is_ascii_word_at, token_hash};
+use crate::tokenize::tokens;
+
+/// The query terms of one fusion, ready to be looked for.
+pub(super) struct TermMatcher<'a> {
+    terms: &'a [String],
+    /// [`token_hash`] of each term.
+    hashes: Vec<u64>,
+    /// Bit `h % 64` set for each term hash `h`: most tokens are no term at
+    /// all and are not compared.
+    filter: u64,
+    /// A finder for each term when every term is an ASCII token (otherwise
+    /// empty, and every text is tokenised).
+    finders: Vec<Finder<'static>>,
+    /// The text being searched, lowercased.
+    lower: Vec<u8>,
+    stream: TokenStream,
+}
+
+impl<'a> TermMatcher<'a> {
+    /// A matcher for `terms` (lowercase tokens, as
+    /// [`crate::tokenize::query_terms`] gives them).
+    pub(super) fn new(terms: &'a [String]) -> Self {
+        let searchable = terms.iter().all(|t| {
+            t.is_ascii() && {
+                let toks = tokens(t);
+                toks.len() == 1 && toks[0].as_str() == t.as_str()
+            }
+        });
+        let hashes: Vec<u64> = terms.iter().map(|t| token_hash(t)).collect();
+        TermMatcher {
+            terms,
+            filter: hashes.iter().fold(0, |f, h| f | (1 << (h & 63))),
+            hashes,
+            finders: if searchable {
+                terms
+                    .iter()
+                    .map(|t| Finder::new(t.as_bytes()).into_owned())
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            lower: Vec::new(),
+            stream: TokenStream::default(),
+        }
+    }
+
+    /// Set `found[i]` for each term `i` that is a token of `text` (terms
+    /// already found are not looked for again).
+    pub(super) fn find_in(&mut self, text: &str, found: &mut [bool]) {
+        if found.iter().all(|&f| f) {
+            return;
+        }
+        if !self.finders.is_empty() && text.is_ascii() {
+            // Sized first, so the loop has no capacity checks and is
+            // vectorised.
+            self.lower.clear();
+            self.lower.resize(text.len(), 0);
+            for (l, b) in self.lower.iter_mut().zip(text.bytes()) {
+                *l = b.to_ascii_lowercase();
+            }
+            let lower = &self.lower[..];
+            for ((finder, f), term) in self.finders.iter().zip(found.iter_mut()).zip(self.terms) {
+                if *f {
+                    continue;
+                }
+                let mut from = 0;
+                while let Some(at) = finder.find(&lower[from..]) {
+                    let start = from + at;
+                    if is_ascii_word_at(lower, start, start + term.len()) {
+                        *f = true;
+                        break;
+                    }
+                    from = start + 1;
+                }
+            }
+            return;
+        }
+        let (terms, hashes) = (self.terms, &self.hashes);
+        for_each_filtered(&mut self.stream, text, self.filter, |token: &Tok<'_>| {
+            for (i, &h) in hashes.iter().enumerate() {
+                if h == token.hash && token.eq_lower(&terms[i]) {
+                    found[i] = true;
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::TermMatcher;
+    use crate::tokenize::tokens;
+
+    /// The definition: the terms among the text's tokens.
+    fn by_tokens(terms: &[String], text: &str) -> Vec<bool> {
+        let toks: Vec<String> = tokens(text).into_iter().map(|t| t.into_string()).collect();
+        terms.iter().map(|t| toks.contains(t)).collect()
+    }
+
+    fn check(terms: &[String], texts: &[&str]) -> Result<(), TestCaseError> {
+        let mut matcher = TermMatcher::new(terms);
+        for text in texts {
+            let mut found = vec![false; terms.len()];
+            matcher.find_in(text, &mut found);
+            prop_assert_eq!(&found, &by_tokens(terms, text), "text {:?}", text);
+        }
+        Ok(())
+    }
+
+    proptest! {
+        /// ASCII text with every byte class the tokenizer knows, and terms
+        /// made of the same bytes (so they often occur, whole or inside
+        /// longer tokens).
+        #[test]
+        fn search_finds_the_terms_the_tokens_have(
+            query in "[a-cA-C0-9+#.' ]{0,12}",
+            texts in prop::collection::vec("[a-cA-C0-9+#.' ,:-]{0,40}", 1..4),
+        ) {
+            let terms: Vec<String> = tokens(&query).into_iter().map(|t| t.into_string()).collect();
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            check(&terms, &texts)?;
+        }
+
+        /// Text or terms beyond ASCII (tokenised instead of searched).
+        #[test]
+        fn tokenised_text_finds_the_same_terms(
+            query in "[a-cé异步+. ]{0,10}",
+            texts in prop::collection::vec("[a-cAé异步+.' ]{0,30}", 1..4),
+        ) {
+            let terms: Vec<String> = tokens(&query).into_iter().map(|t| t.into_string()).collect();
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            check(&terms, &texts)?;
+        }
+    }
+
+    #[test]
+    fn whole_tokens_only() {
+        let terms: Vec<String> = ["rust", "node.js", "c++"].map(String::from).to_vec();
+        let cases: [(&str, [bool; 3]); 8] = [
+            ("Trust the RUST book.", [true, false, false]),
+            ("rust's borrow checker", [false, false, false]),
+            ("learn Rust... today", [true, false, false]),
+            ("a.rust b", [false, false, false]),
+            ("Node.js and C++ ", [false, true, true]),
+            ("node.jsx c+++", [false, false, false]),
+            ("..rust", [true, false, false]),
+            ("rust-lang c++.", [true, false, true]),
+        ];
+        for (text, want) in cases {
+            let mut matcher = TermMatcher::new(&terms);
+            let mut found = vec![false; 3];
+            matcher.find_in(text, &mut found);
+            assert_eq!(found, want, "{text}");
+            assert_eq!(by_tokens(&terms, text), want, "definition, {text}");
+        }
+    }
+}
