@@ -317,7 +317,18 @@ pub(crate) fn registrable_domain_of_normalised(host: &str) -> &str {
     if is_ip(host) {
         return host;
     }
-    psl::domain_str(host).unwrap_or(host)
+    let Some(domain) = psl::domain(host.as_bytes()) else {
+        return host;
+    };
+    let domain = domain.trim().as_bytes();
+    // The domain is the host's tail: slice it instead of checking its
+    // UTF-8 again.
+    if host.as_bytes().ends_with(domain)
+        && let Some(tail) = host.get(host.len() - domain.len()..)
+    {
+        return tail;
+    }
+    std::str::from_utf8(domain).unwrap_or(host)
 }
 
 fn suffix_matches(host: &str, suffix: &str) -> bool {
@@ -463,8 +474,10 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
         if candidate.len() <= registrable.len() {
             break;
         }
-        match candidate.split_once('.') {
-            Some((_, rest)) => candidate = rest,
+        // The first dot is near the start: a byte loop finds it sooner
+        // than a vectorised search gets going.
+        match candidate.bytes().position(|b| b == b'.') {
+            Some(i) => candidate = &candidate[i + 1..],
             None => break,
         }
     }
@@ -619,5 +632,75 @@ pub(crate) fn host_of(url: &str) -> &str {
 
 /// The host of a canonical URL, normalised as the tables expect.
 pub(crate) fn normalised_host_of(url: &str) -> Cow<'_, str> {
-    normalise_host(host_of(url))
+    match plain_host_of(url) {
+        Some(host) => Cow::Borrowed(host),
+        None => normalise_host(host_of(url)),
+    }
+}
+
+/// The host of an `http(s)` URL in one pass when it is already normal (as
+/// in every canonical URL): only lowercase letters, digits, `-` and `.`,
+/// not ending in a dot, not starting with `www.`, and no user, port or IPv6
+/// literal in the authority. `None` sends the URL the general way.
+fn plain_host_of(url: &str) -> Option<&str> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let mut end = rest.len();
+    for (i, b) in rest.bytes().enumerate() {
+        match b {
+            b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' => {}
+            b'/' | b'?' | b'#' => {
+                end = i;
+                break;
+            }
+            _ => return None,
+        }
+    }
+    let host = &rest[..end];
+    (!host.is_empty() && !host.ends_with('.') && !host.starts_with("www.")).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{host_of, normalise_host, plain_host_of};
+
+    proptest! {
+        /// The one-pass host is the general one whenever it is taken.
+        #[test]
+        fn plain_host_agrees_with_the_general_way(
+            scheme in "(https?://|ftp://|)",
+            authority in "[a-zA-Z0-9.@:\\[\\] -]{0,16}",
+            tail in "([/?#][a-z/?#=]{0,6})?",
+        ) {
+            let url = format!("{scheme}{authority}{tail}");
+            if let Some(host) = plain_host_of(&url) {
+                let general = normalise_host(host_of(&url));
+                prop_assert_eq!(host, general.as_ref(), "{}", url);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_hosts_and_the_rest() {
+        assert_eq!(plain_host_of("https://docs.rs/tokio"), Some("docs.rs"));
+        assert_eq!(
+            plain_host_of("http://a-b.example.com?q=1"),
+            Some("a-b.example.com")
+        );
+        for general in [
+            "https://www.example.com/",
+            "https://Example.com/",
+            "https://user@example.com/",
+            "https://example.com:8443/",
+            "https://[::1]/",
+            "https://example.com./",
+            "https:///path",
+            "ftp://example.com/",
+        ] {
+            assert_eq!(plain_host_of(general), None, "{general}");
+        }
+    }
 }

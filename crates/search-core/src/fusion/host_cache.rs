@@ -36,6 +36,14 @@ pub(super) struct HostCache {
 }
 
 impl HostCache {
+    /// An empty cache whose table holds `hosts` hosts before it grows.
+    pub(super) fn with_capacity(hosts: usize) -> Self {
+        HostCache {
+            table: HashTable::with_capacity(hosts),
+            ..HostCache::default()
+        }
+    }
+
     /// The authority of `host` and where its registrable domain starts in
     /// it, when cached.
     pub(super) fn get(&self, host: &str) -> Option<(&Authority, usize)> {
@@ -116,7 +124,7 @@ mod tests {
     fn many_hosts_are_all_found() {
         let scorer = AuthorityScorer::new::<&str>(&[]);
         let a = scorer.score("example.com");
-        let mut cache = HostCache::default();
+        let mut cache = HostCache::with_capacity(16);
         let hosts: Vec<String> = (0..5000).map(|i| format!("site{i}.example.com")).collect();
         for (i, h) in hosts.iter().enumerate() {
             cache.insert(h, a.clone(), i % 7);

@@ -1039,6 +1039,8 @@ fn build_all(
         }),
         None => {
             let mut ctx = BuildContext::new(shared);
+            // Sized for a host per result, as most are in a small fusion.
+            ctx.hosts = HostCache::with_capacity(n.min(4096));
             for g in 0..n {
                 let (key, hits) = groups.group(g);
                 let b = ctx.build(hits, key);
@@ -1210,13 +1212,17 @@ impl<'a> BuildContext<'a> {
         };
         let fresh = freshness(published_at.as_deref(), title, snippet, now);
         self.found.iter_mut().for_each(|f| *f = false);
-        for text in [title, snippet] {
-            self.matcher.find_in(text, &mut self.found);
-        }
-        // Without near-duplicate clustering no fingerprint is needed.
+        // With near-duplicate clustering the SimHash takes every token, and
+        // the terms are found among them; without, no fingerprint is made
+        // and the terms are searched for.
         let fingerprint = if self.options.near_dup.is_some() {
-            self.builder.build(title, snippet)
+            let filter = self.matcher.filter();
+            let visit = self.matcher.visitor(&mut self.found);
+            self.builder.build_visiting(title, snippet, filter, visit)
         } else {
+            for text in [title, snippet] {
+                self.matcher.find_in(text, &mut self.found);
+            }
             Fingerprint::default()
         };
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);

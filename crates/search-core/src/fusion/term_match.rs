@@ -91,14 +91,33 @@ impl<'a> TermMatcher<'a> {
             }
             return;
         }
-        let (terms, hashes) = (self.terms, &self.hashes);
+        let (terms, hashes) = (self.terms, &self.hashes[..]);
         for_each_filtered(&mut self.stream, text, self.filter, |token: &Tok<'_>| {
-            for (i, &h) in hashes.iter().enumerate() {
-                if h == token.hash && token.eq_lower(&terms[i]) {
-                    found[i] = true;
-                }
-            }
+            mark(terms, hashes, token, found)
         });
+    }
+
+    /// The filter of [`Self::visitor`]: bit `h % 64` set for each term
+    /// hash `h` (a token whose hash has its bit clear is no term).
+    pub(super) fn filter(&self) -> u64 {
+        self.filter
+    }
+
+    /// Marks `found[i]` for the term `i` a token is (for fusion with
+    /// near-duplicates, whose SimHash already takes every token: looking
+    /// at those that pass [`Self::filter`] costs less than a search).
+    pub(super) fn visitor<'f>(&'f self, found: &'f mut [bool]) -> impl FnMut(&Tok<'_>) + 'f {
+        move |token| mark(self.terms, &self.hashes, token, found)
+    }
+}
+
+/// Mark the term `token` is, if any.
+#[inline]
+fn mark(terms: &[String], hashes: &[u64], token: &Tok<'_>, found: &mut [bool]) {
+    for (i, &h) in hashes.iter().enumerate() {
+        if h == token.hash && token.eq_lower(&terms[i]) {
+            found[i] = true;
+        }
     }
 }
 

@@ -140,15 +140,33 @@ pub struct FingerprintBuilder {
 impl FingerprintBuilder {
     /// The fingerprint of a title and a snippet.
     pub fn build(&mut self, title: &str, snippet: &str) -> Fingerprint {
+        self.build_visiting(title, snippet, 0, |_| {})
+    }
+
+    /// [`Self::build`], also handing the tokens of the full title and of
+    /// the snippet whose hash `h` has bit `h % 64` set in `filter` to
+    /// `visit` (with near-duplicate clustering on, fusion finds the query terms
+    /// among them, so each text is tokenised once; its filter has the bits
+    /// of the terms' hashes).
+    pub(crate) fn build_visiting(
+        &mut self,
+        title: &str,
+        snippet: &str,
+        filter: u64,
+        mut visit: impl FnMut(&Tok<'_>),
+    ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
-        let stripped_ascii = self.add_field(stripped);
         let title_ascii = if stripped.len() == title.len() {
-            stripped_ascii
+            self.add_field(title, filter, &mut visit)
         } else {
+            // The full title's tokens are visited; the stripped one's make
+            // the features.
+            for_each_token(&mut self.stream, title, filter, &mut visit, |_, _| {});
+            self.add_field(stripped, 0, &mut |_| {});
             title.is_ascii()
         };
-        let snippet_ascii = self.add_field(snippet);
+        let snippet_ascii = self.add_field(snippet, filter, &mut visit);
         let (simhash, n) = simhash_of_distinct(&mut self.features, &mut self.seen);
         let count = |text: &str, ascii: bool| {
             if ascii {
@@ -166,10 +184,10 @@ impl FingerprintBuilder {
     }
 
     /// Add the features of one field; returns whether it is ASCII.
-    fn add_field(&mut self, text: &str) -> bool {
+    fn add_field(&mut self, text: &str, filter: u64, visit: &mut impl FnMut(&Tok<'_>)) -> bool {
         let mut shingles = Shingles::default();
         let features = &mut self.features;
-        let ascii = for_each_token(&mut self.stream, text, 0, &mut |_| {}, |cjk, hash| {
+        let ascii = for_each_token(&mut self.stream, text, filter, visit, |cjk, hash| {
             if cjk {
                 features.push(mix(hash ^ CJK_TAG));
             } else {
