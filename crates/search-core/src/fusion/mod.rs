@@ -1220,9 +1220,7 @@ impl<'a> BuildContext<'a> {
             let visit = self.matcher.visitor(&mut self.found);
             self.builder.build_visiting(title, snippet, filter, visit)
         } else {
-            for text in [title, snippet] {
-                self.matcher.find_in(text, &mut self.found);
-            }
+            self.matcher.find_in(&[title, snippet], &mut self.found);
             Fingerprint::default()
         };
         let (keyword, terms_found) = keyword_score(self.terms, &mut self.found, title, snippet);

@@ -3,10 +3,10 @@
 //! ([`crate::tokenize::tokens`]).
 //!
 //! ASCII text and ASCII terms (nearly all of them) take a search instead of
-//! a tokenisation: the text is lowercased into a reused buffer, each term
-//! not yet found is looked for with a prebuilt substring finder
-//! ([`memchr::memmem`], vectorised), and an occurrence counts only when it
-//! is a whole token there ([`is_ascii_word_at`]). A result's few terms are
+//! a tokenisation: the title and snippet are lowercased into one reused
+//! buffer, a space between them, each term is looked for with a prebuilt
+//! substring finder ([`memchr::memmem`], vectorised), and an occurrence
+//! counts only when it is a whole token there ([`is_ascii_word_at`]). A result's few terms are
 //! found without splitting and hashing its forty-odd words. Other text is
 //! tokenised and its tokens compared with the terms, as before. A proptest
 //! checks the search against the tokens.
@@ -60,41 +60,38 @@ impl<'a> TermMatcher<'a> {
         }
     }
 
-    /// Set `found[i]` for each term `i` that is a token of `text` (terms
-    /// already found are not looked for again).
-    pub(super) fn find_in(&mut self, text: &str, found: &mut [bool]) {
-        if found.iter().all(|&f| f) {
-            return;
-        }
-        if !self.finders.is_empty() && text.is_ascii() {
-            // Sized first, so the loop has no capacity checks and is
-            // vectorised.
-            self.lower.clear();
-            self.lower.resize(text.len(), 0);
-            for (l, b) in self.lower.iter_mut().zip(text.bytes()) {
-                *l = b.to_ascii_lowercase();
-            }
-            let lower = &self.lower[..];
-            for ((finder, f), term) in self.finders.iter().zip(found.iter_mut()).zip(self.terms) {
-                if *f {
-                    continue;
-                }
-                let mut from = 0;
-                while let Some(at) = finder.find(&lower[from..]) {
-                    let start = from + at;
-                    if is_ascii_word_at(lower, start, start + term.len()) {
-                        *f = true;
-                        break;
-                    }
-                    from = start + 1;
-                }
+    /// Set `found[i]` for each term `i` that is a token of one of `texts`.
+    pub(super) fn find_in(&mut self, texts: &[&str], found: &mut [bool]) {
+        found.iter_mut().for_each(|f| *f = false);
+        if self.finders.is_empty() || !texts.iter().all(|t| t.is_ascii()) {
+            let (terms, hashes) = (self.terms, &self.hashes[..]);
+            for text in texts {
+                for_each_filtered(&mut self.stream, text, self.filter, |token: &Tok<'_>| {
+                    mark(terms, hashes, token, found)
+                });
             }
             return;
         }
-        let (terms, hashes) = (self.terms, &self.hashes[..]);
-        for_each_filtered(&mut self.stream, text, self.filter, |token: &Tok<'_>| {
-            mark(terms, hashes, token, found)
-        });
+        // The texts lowercased, one space between them (no token spans a
+        // space), so each term is one search.
+        self.lower.clear();
+        for text in texts {
+            let at = self.lower.len();
+            self.lower.resize(at + text.len() + 1, b' ');
+            lowercase_ascii(text.as_bytes(), &mut self.lower[at..]);
+        }
+        let lower = &self.lower[..];
+        for ((finder, f), term) in self.finders.iter().zip(found.iter_mut()).zip(self.terms) {
+            let mut from = 0;
+            while let Some(at) = finder.find(&lower[from..]) {
+                let start = from + at;
+                if is_ascii_word_at(lower, start, start + term.len()) {
+                    *f = true;
+                    break;
+                }
+                from = start + 1;
+            }
+        }
     }
 
     /// The filter of [`Self::visitor`]: bit `h % 64` set for each term
@@ -108,6 +105,29 @@ impl<'a> TermMatcher<'a> {
     /// at those that pass [`Self::filter`] costs less than a search).
     pub(super) fn visitor<'f>(&'f self, found: &'f mut [bool]) -> impl FnMut(&Tok<'_>) + 'f {
         move |token| mark(self.terms, &self.hashes, token, found)
+    }
+}
+
+/// `ascii` lowercased into the start of `out`, eight bytes at a time: a
+/// byte from `A` to `Z` gets bit 5 set.
+fn lowercase_ascii(ascii: &[u8], out: &mut [u8]) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = ascii.chunks_exact(8);
+    let mut outs = out.chunks_exact_mut(8);
+    for (word, o) in words.by_ref().zip(outs.by_ref()) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        // Per byte (all below 0x80, so no borrow crosses bytes): the high
+        // bit of `(b | 0x80) - n` is set when `b >= n`.
+        let xh = x | HIGH;
+        let upper = (xh - 0x41 * ONES) & !(xh - 0x5B * ONES) & HIGH;
+        o.copy_from_slice(&(x | (upper >> 2)).to_le_bytes());
+    }
+    let done = ascii.len() - words.remainder().len();
+    for (o, b) in out[done..].iter_mut().zip(words.remainder()) {
+        *o = b.to_ascii_lowercase();
     }
 }
 
@@ -136,11 +156,20 @@ mod tests {
 
     fn check(terms: &[String], texts: &[&str]) -> Result<(), TestCaseError> {
         let mut matcher = TermMatcher::new(terms);
+        let mut found = vec![true; terms.len()];
         for text in texts {
-            let mut found = vec![false; terms.len()];
-            matcher.find_in(text, &mut found);
+            matcher.find_in(&[text], &mut found);
             prop_assert_eq!(&found, &by_tokens(terms, text), "text {:?}", text);
         }
+        // All of them at once: the terms any of them has.
+        matcher.find_in(texts, &mut found);
+        let mut any = vec![false; terms.len()];
+        for text in texts {
+            for (a, t) in any.iter_mut().zip(by_tokens(terms, text)) {
+                *a |= t;
+            }
+        }
+        prop_assert_eq!(&found, &any, "texts {:?}", texts);
         Ok(())
     }
 
@@ -170,6 +199,15 @@ mod tests {
         }
     }
 
+    proptest! {
+        #[test]
+        fn lowercasing_eight_bytes_at_a_time_is_ascii_lowercasing(text in "[ -~]{0,40}") {
+            let mut out = vec![0u8; text.len()];
+            super::lowercase_ascii(text.as_bytes(), &mut out);
+            prop_assert_eq!(out, text.to_ascii_lowercase().into_bytes());
+        }
+    }
+
     #[test]
     fn whole_tokens_only() {
         let terms: Vec<String> = ["rust", "node.js", "c++"].map(String::from).to_vec();
@@ -186,7 +224,7 @@ mod tests {
         for (text, want) in cases {
             let mut matcher = TermMatcher::new(&terms);
             let mut found = vec![false; 3];
-            matcher.find_in(text, &mut found);
+            matcher.find_in(&[text], &mut found);
             assert_eq!(found, want, "{text}");
             assert_eq!(by_tokens(&terms, text), want, "definition, {text}");
         }
