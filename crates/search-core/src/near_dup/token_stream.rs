@@ -279,7 +279,10 @@ pub(crate) fn ascii_words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
     // Edges at or before this position were consumed by a joined word.
     let mut skip_to = 0usize;
     let mut base = 0usize;
-    while base < n {
+    // A run reaching the end of a text whose length is a multiple of 64
+    // ends in one more, empty block (its edge is the carry), so `f` has
+    // one call site and is inlined.
+    while base < n || start != usize::MAX {
         let mut alnum = 0u64;
         for k in 0..8 {
             let at = base + k * 8;
@@ -317,9 +320,6 @@ pub(crate) fn ascii_words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
             start = usize::MAX;
         }
         base += 64;
-    }
-    if start != usize::MAX {
-        f(start, n, ascii_word_hash(bytes, start, n - start));
     }
 }
 
@@ -596,6 +596,23 @@ mod tests {
             "c++ a.+b x.y.z 'q' ..a a.. #a +b a#b# Z'S. 0.5 v1.2.3",
         ] {
             assert_eq!(streamed(text), tokens(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn words_ending_at_a_block_end() {
+        // Texts of one and two whole 64-byte blocks whose last word runs to
+        // the end, across the block edge, or after a joined `.`.
+        for text in [
+            "a".repeat(64),
+            format!("{} tail", "b".repeat(59)),
+            format!("{}word", "x ".repeat(62)),
+            format!("{}a.cd", "y ".repeat(62)),
+            format!("{}end", "z".repeat(125)),
+            format!("{} {}", "q".repeat(63), "r".repeat(64)),
+        ] {
+            assert!(text.len() % 64 == 0, "{}", text.len());
+            assert_eq!(streamed(&text), tokens(&text), "{text:?}");
         }
     }
 
