@@ -279,12 +279,15 @@ impl Shingles {
 
 /// The SimHash of the distinct values of `hashes` and their number: each
 /// value counts once (first occurrences are found with an open-addressing
-/// table in `table`, reused between calls, and moved to the front of
-/// `hashes`), and bit `i` of the SimHash is set when more than half of the
+/// table in `table`, reused between calls, or for a few values with
+/// [`simhash_of_few_distinct`], and moved to the front of `hashes`), and bit `i` of the SimHash is set when more than half of the
 /// distinct values have it ([`majority`]). A zero hash is the empty-slot
 /// marker, so a zero value counts as 1 (one feature in 2^64 changes value;
 /// the SimHash does not notice).
 fn simhash_of_distinct(hashes: &mut [u64], table: &mut Vec<u64>) -> (u64, u32) {
+    if hashes.len() <= SMALL_FEATURES {
+        return simhash_of_few_distinct(hashes);
+    }
     let size = (hashes.len() * 2).next_power_of_two().max(16);
     table.clear();
     table.resize(size, 0);
@@ -306,6 +309,37 @@ fn simhash_of_distinct(hashes: &mut [u64], table: &mut Vec<u64>) -> (u64, u32) {
             }
             slot = (slot + 1) & mask;
         }
+    }
+    let distinct = &hashes[..distinct];
+    (
+        majority(distinct),
+        u32::try_from(distinct.len()).unwrap_or(u32::MAX),
+    )
+}
+
+/// Most features for [`simhash_of_few_distinct`].
+const SMALL_FEATURES: usize = 128;
+
+/// [`simhash_of_distinct`] for at most [`SMALL_FEATURES`] values (a title
+/// and snippet have a few dozen): a value whose bit in a 1024-bit filter
+/// (ten bits of the value) is clear is new, and only one whose bit is set
+/// is compared with the distinct values so far. With this few values the
+/// filter's bits are rarely set by another value, and the filter lives on
+/// the stack: no table to clear and probe.
+fn simhash_of_few_distinct(hashes: &mut [u64]) -> (u64, u32) {
+    debug_assert!(hashes.len() <= SMALL_FEATURES);
+    let mut filter = [0u64; 16];
+    let mut distinct = 0;
+    for i in 0..hashes.len() {
+        let h = hashes[i].max(1);
+        let bit = (h >> 54) as usize;
+        let (word, mask) = (bit >> 6, 1u64 << (bit & 63));
+        if filter[word] & mask != 0 && hashes[..distinct].contains(&h) {
+            continue;
+        }
+        filter[word] |= mask;
+        hashes[distinct] = h;
+        distinct += 1;
     }
     let distinct = &hashes[..distinct];
     (
@@ -845,6 +879,31 @@ mod tests {
                 if 2 * count > n { acc | 1 << bit } else { acc }
             });
             prop_assert_eq!(majority(&words), expected);
+        }
+
+        #[test]
+        fn distinct_values_count_once_in_both_ways(
+            // Values from a small pool (many repeats), some sharing their
+            // top ten bits (the filter's bit), zero among them; past
+            // SMALL_FEATURES too, where the table takes over.
+            pool in prop::collection::vec(
+                prop_oneof![any::<u64>(), (0u64..4).prop_map(|x| x | 0xABC0 << 48), Just(0u64)],
+                1..40,
+            ),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..300),
+        ) {
+            let mut values: Vec<u64> = picks.iter().map(|i| pool[i.index(pool.len())]).collect();
+            let mut distinct: Vec<u64> = Vec::new();
+            for v in &values {
+                let v = (*v).max(1);
+                if !distinct.contains(&v) {
+                    distinct.push(v);
+                }
+            }
+            let expected = (majority(&distinct), distinct.len() as u32);
+            let mut table = Vec::new();
+            prop_assert_eq!(simhash_of_distinct(&mut values, &mut table), expected);
+            prop_assert_eq!(&values[..distinct.len()], &distinct[..]);
         }
 
         #[test]
