@@ -362,24 +362,16 @@ fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// (in binary) of every column's count. Words go in eight at a time through
 /// a tree of carry-save adders (about six operations a word, where counting
 /// bit by bit takes 64), whose eights are added into the higher digits with
-/// a carry; the last few words are added one by one. The counts are then
+/// a carry over as many digits as the counts can need; the last few words
+/// are padded with zero words, which count for nothing. The counts are then
 /// compared with `n / 2 + 1`, digit by digit from the top, for all columns
 /// at once.
 fn majority(words: &[u64]) -> u64 {
-    // Enough digits for any count of words a slice can hold.
+    // Enough digits for any count of words a slice can hold; counts of
+    // `words` need `width` of them.
     let mut digits = [0u64; 65];
-    fn add(digits: &mut [u64], mut carry: u64) {
-        for d in digits {
-            let next = *d & carry;
-            *d ^= carry;
-            carry = next;
-            if carry == 0 {
-                return;
-            }
-        }
-    }
-    let mut blocks = words.chunks_exact(8);
-    for w in blocks.by_ref() {
+    let width = (usize::BITS - words.len().leading_zeros()) as usize;
+    let mut add_eight = |w: &[u64; 8]| {
         let [ones, twos, fours] = [digits[0], digits[1], digits[2]];
         let (twos_a, ones) = carry_save(ones, w[0], w[1]);
         let (twos_b, ones) = carry_save(ones, w[2], w[3]);
@@ -389,10 +381,26 @@ fn majority(words: &[u64]) -> u64 {
         let (fours_b, twos) = carry_save(twos, twos_a, twos_b);
         let (eights, fours) = carry_save(fours, fours_a, fours_b);
         [digits[0], digits[1], digits[2]] = [ones, twos, fours];
-        add(&mut digits[3..], eights);
+        // The eights rippled into the higher digits: a fixed number of
+        // steps, no branch on the carry.
+        let mut carry = eights;
+        for d in digits.iter_mut().take(width).skip(3) {
+            let next = *d & carry;
+            *d ^= carry;
+            carry = next;
+        }
+    };
+    let mut blocks = words.chunks_exact(8);
+    for w in blocks.by_ref() {
+        let mut block = [0u64; 8];
+        block.copy_from_slice(w);
+        add_eight(&block);
     }
-    for &w in blocks.remainder() {
-        add(&mut digits, w);
+    // The last few words padded with zero words, which count for nothing.
+    if !blocks.remainder().is_empty() {
+        let mut block = [0u64; 8];
+        block[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+        add_eight(&block);
     }
     // Column count >= t, from the top digit down: `above` once a digit of
     // the count beats t's, `equal` while all digits so far match.
