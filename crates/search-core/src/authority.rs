@@ -488,11 +488,13 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
     // Read once for every pattern: most hosts have no subdomain, and a
     // suffix pattern whose last label differs from the host's cannot match.
     let host_last = last_label(host);
+    // The subdomain's first label, found once (a byte loop: it is short).
+    let sub_first = &sub[..sub.bytes().position(|b| b == b'.').unwrap_or(sub.len())];
     let mut best: Option<&PatternRule> = None;
     for (form, rule) in PARSED_PATTERNS.iter() {
         let matched = match form {
             PatternForm::FirstLabel(label) => {
-                (!sub.is_empty() || label.is_empty()) && sub.split('.').next() == Some(*label)
+                (!sub.is_empty() || label.is_empty()) && sub_first == *label
             }
             PatternForm::AnyLabel(label) => {
                 (!sub.is_empty() || label.is_empty()) && sub.split('.').any(|l| l == *label)
