@@ -154,7 +154,12 @@ mod tests {
         terms.iter().map(|t| toks.contains(t)).collect()
     }
 
-    fn check(terms: &[String], texts: &[&str]) -> Result<(), TestCaseError> {
+    /// The query's terms looked for in each text, then in all at once.
+    fn check(query: &str, texts: &[String]) -> Result<(), TestCaseError> {
+        let terms: Vec<String> = tokens(query).into_iter().map(|t| t.into_string()).collect();
+        let terms = &terms[..];
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let texts = &texts[..];
         let mut matcher = TermMatcher::new(terms);
         let mut found = vec![true; terms.len()];
         for text in texts {
@@ -182,9 +187,7 @@ mod tests {
             query in "[a-cA-C0-9+#.' ]{0,12}",
             texts in prop::collection::vec("[a-cA-C0-9+#.' ,:-]{0,40}", 1..4),
         ) {
-            let terms: Vec<String> = tokens(&query).into_iter().map(|t| t.into_string()).collect();
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            check(&terms, &texts)?;
+            check(&query, &texts)?;
         }
 
         /// Text or terms beyond ASCII (tokenised instead of searched).
@@ -193,9 +196,7 @@ mod tests {
             query in "[a-cé异步+. ]{0,10}",
             texts in prop::collection::vec("[a-cAé异步+.' ]{0,30}", 1..4),
         ) {
-            let terms: Vec<String> = tokens(&query).into_iter().map(|t| t.into_string()).collect();
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            check(&terms, &texts)?;
+            check(&query, &texts)?;
         }
     }
 
