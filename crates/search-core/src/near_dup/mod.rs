@@ -43,7 +43,7 @@
 //! `threshold + 1` blocks (4 blocks of 16 bits for the default 3), and two
 //! hashes within `threshold` bits agree exactly on at least one block
 //! (pigeonhole). For each block the eligible results are sorted by that
-//! block's value (a counting sort for 16-bit blocks), and only neighbours
+//! block's value (counting passes for 16-bit blocks), and only neighbours
 //! with the same value are compared, each with at most
 //! [`NearDupOptions::max_bucket_scan`] earlier ones, which bounds the work
 //! even on adversarial input (many results with one block value): the work
@@ -592,15 +592,44 @@ impl TitleKeys {
 const COUNTING_SORT_MIN: usize = 16_384;
 
 /// `entries` (block value, index, hash), in index order, sorted by block
-/// value keeping index order within a value: a counting sort for blocks of
-/// up to 16 bits when there are many entries, a comparison sort otherwise.
-/// Returns the sorted slice (in `entries` or `out`).
+/// value keeping index order within a value. Blocks of up to 16 bits take
+/// a counting sort when there are many entries and otherwise two stable
+/// counting passes of eight bits each (a radix sort: a few thousand
+/// operations for a few hundred entries, where a comparison sort takes tens
+/// of thousands); wider blocks a comparison sort. Returns the sorted slice
+/// (in `entries` or `out`).
 fn sort_by_block<'a>(
     entries: &'a mut [(u64, u32, u64)],
     out: &'a mut Vec<(u64, u32, u64)>,
     mask: u64,
 ) -> &'a [(u64, u32, u64)] {
-    if mask <= 0xFFFF && entries.len() >= COUNTING_SORT_MIN {
+    if mask <= 0xFFFF && entries.len() < COUNTING_SORT_MIN {
+        // Low byte into `out`, then high byte back into `entries`; each
+        // pass is stable, so index order holds within a block value.
+        out.clear();
+        out.resize(entries.len(), (0, 0, 0));
+        for shift in [0, 8] {
+            let (from, to): (&[(u64, u32, u64)], &mut [(u64, u32, u64)]) = if shift == 0 {
+                (&*entries, &mut out[..])
+            } else {
+                (&out[..], &mut *entries)
+            };
+            let mut counts = [0u32; 257];
+            for e in from {
+                counts[((e.0 >> shift) & 0xFF) as usize + 1] += 1;
+            }
+            for k in 1..counts.len() {
+                counts[k] += counts[k - 1];
+            }
+            for &e in from {
+                let slot = &mut counts[((e.0 >> shift) & 0xFF) as usize];
+                to[*slot as usize] = e;
+                *slot += 1;
+            }
+        }
+        return entries;
+    }
+    if mask <= 0xFFFF {
         let mut counts = vec![0u32; mask as usize + 2];
         for e in entries.iter() {
             counts[e.0 as usize + 1] += 1;
@@ -938,6 +967,31 @@ mod tests {
             let snippet = vec![words.join(" "); repeats].join(" ");
             let title = words.iter().take(5).cloned().collect::<Vec<_>>().join(" ");
             prop_assert_eq!(Fingerprint::of(&title, &snippet), reference(&title, &snippet));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn small_block_sorts_are_stable_sorts_by_block(
+            values in prop::collection::vec(0u64..3000, 0..600),
+            mask in prop::sample::select(vec![0xFFu64, 0xFFFF, 0x1F_FFFF]),
+        ) {
+            // Many equal block values; block widths of the radix sort and of
+            // the comparison sort.
+            let entries: Vec<(u64, u32, u64)> = values
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    let h = v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                    (h & mask, i as u32, h)
+                })
+                .collect();
+            let mut sorted_in = entries.clone();
+            let mut out = Vec::new();
+            let sorted = sort_by_block(&mut sorted_in, &mut out, mask).to_vec();
+            let mut expected = entries;
+            expected.sort_unstable_by_key(|&(key, index, _)| (key, index));
+            prop_assert_eq!(sorted, expected);
         }
     }
 
