@@ -51,14 +51,15 @@
 //!
 //! **Cost.** Work is linear in the hits: the canonical URLs are written into
 //! one string arena with a hash of each (no allocation per hit), and one
-//! hash-table probe per hit with that hash groups them. For each result the
-//! query terms are looked for in its title and snippet with vectorised
-//! substring searches (each occurrence checked to be a whole token; see
-//! `term_match`), and its SimHash takes one pass over them (ASCII text is
-//! split into words 64 bytes at a time from bit masks of letters and digits,
-//! a word of up to 16 bytes is hashed with one multiply, and no fingerprint
-//! is made when near-duplicate clustering is off); then one probe of a
-//! compact per-thread cache of authority by host. Compact keys of the merged results are sorted, the
+//! hash-table probe per hit with that hash groups them. Each result's
+//! SimHash takes one pass over its title and snippet (ASCII text is split
+//! into words 64 bytes at a time from bit masks of letters and digits, and
+//! a word of up to 16 bytes is hashed with one multiply), and the query
+//! terms are found among those tokens; without near-duplicate clustering no
+//! fingerprint is made and the terms are looked for with vectorised
+//! substring searches instead, each occurrence checked to be a whole token
+//! (`term_match`). Then one probe of a compact per-thread cache of
+//! authority by host. Compact keys of the merged results are sorted, the
 //! results are put in that order in place, and the near-duplicate band
 //! index finds the candidate pairs. Plain `http(s)://host/path` URLs, with
 //! a query of plain `key=value` pairs or none, get their canonical form by

@@ -6,10 +6,14 @@
 //! a tokenisation: the title and snippet are lowercased into one reused
 //! buffer, a space between them, each term is looked for with a prebuilt
 //! substring finder ([`memchr::memmem`], vectorised), and an occurrence
-//! counts only when it is a whole token there ([`is_ascii_word_at`]). A result's few terms are
-//! found without splitting and hashing its forty-odd words. Other text is
-//! tokenised and its tokens compared with the terms, as before. A proptest
-//! checks the search against the tokens.
+//! counts only when it is a whole token there ([`is_ascii_word_at`]). A
+//! result's few terms are found without splitting and hashing its
+//! forty-odd words. Other text is tokenised and its tokens compared with
+//! the terms. A proptest checks the search against the tokens.
+//!
+//! With near-duplicate clustering on, the SimHash walks every token anyway,
+//! and comparing those that pass a 64-bit filter of the terms' hashes
+//! ([`TermMatcher::visitor`]) costs less than the search.
 
 use memchr::memmem::Finder;
 
