@@ -588,6 +588,9 @@ impl TitleKeys {
     }
 }
 
+/// A result in a block's sort: (block value, index, SimHash).
+type BlockEntry = (u64, u32, u64);
+
 /// Fewest entries for which the counting sort beats a comparison sort.
 const COUNTING_SORT_MIN: usize = 16_384;
 
@@ -599,17 +602,17 @@ const COUNTING_SORT_MIN: usize = 16_384;
 /// of thousands); wider blocks a comparison sort. Returns the sorted slice
 /// (in `entries` or `out`).
 fn sort_by_block<'a>(
-    entries: &'a mut [(u64, u32, u64)],
-    out: &'a mut Vec<(u64, u32, u64)>,
+    entries: &'a mut [BlockEntry],
+    out: &'a mut Vec<BlockEntry>,
     mask: u64,
-) -> &'a [(u64, u32, u64)] {
+) -> &'a [BlockEntry] {
     if mask <= 0xFFFF && entries.len() < COUNTING_SORT_MIN {
         // Low byte into `out`, then high byte back into `entries`; each
         // pass is stable, so index order holds within a block value.
         out.clear();
         out.resize(entries.len(), (0, 0, 0));
         for shift in [0, 8] {
-            let (from, to): (&[(u64, u32, u64)], &mut [(u64, u32, u64)]) = if shift == 0 {
+            let (from, to): (&[BlockEntry], &mut [BlockEntry]) = if shift == 0 {
                 (&*entries, &mut out[..])
             } else {
                 (&out[..], &mut *entries)
