@@ -435,12 +435,47 @@ fn subdomain_part<'h>(host: &'h str, registrable: &str) -> &'h str {
 /// Whether `pattern` (see [`PatternRule`]) matches `host`, whose registrable
 /// domain is `registrable`.
 pub fn pattern_matches(pattern: &'static str, host: &str, registrable: &str) -> bool {
-    let sub = subdomain_part(host, registrable);
-    match PatternForm::parse(pattern) {
-        PatternForm::AnyLabel(label) => sub.split('.').any(|l| l == label),
-        PatternForm::Suffix(suffix) => suffix_matches(host, suffix),
-        PatternForm::FirstLabel(label) => sub.split('.').next() == Some(label),
-        PatternForm::Exact(exact) => host == exact,
+    HostParts::new(host, registrable).matches(&PatternForm::parse(pattern))
+}
+
+/// The parts of a host that patterns look at, each found once for all the
+/// patterns tried on it.
+struct HostParts<'h> {
+    host: &'h str,
+    /// [`subdomain_part`].
+    sub: &'h str,
+    /// The subdomain's first label (a byte loop: it is short).
+    sub_first: &'h str,
+    /// The host's last label: a suffix pattern whose last label differs
+    /// cannot match.
+    host_last: &'h str,
+}
+
+impl<'h> HostParts<'h> {
+    fn new(host: &'h str, registrable: &str) -> Self {
+        let sub = subdomain_part(host, registrable);
+        HostParts {
+            host,
+            sub,
+            sub_first: &sub[..sub.bytes().position(|b| b == b'.').unwrap_or(sub.len())],
+            host_last: last_label(host),
+        }
+    }
+
+    /// Whether a pattern of this form matches the host.
+    fn matches(&self, form: &PatternForm) -> bool {
+        match *form {
+            PatternForm::FirstLabel(label) => self.sub_first == label,
+            PatternForm::AnyLabel(label) => {
+                (!self.sub.is_empty() || label.is_empty())
+                    && self.sub.split('.').any(|l| l == label)
+            }
+            PatternForm::Suffix(suffix) => {
+                last_label_fits(self.host_last, last_label(suffix))
+                    && suffix_matches(self.host, suffix)
+            }
+            PatternForm::Exact(exact) => self.host == exact,
+        }
     }
 }
 
@@ -484,26 +519,10 @@ fn base_authority(host: &str, registrable: &str) -> (f64, AuthorityRule) {
     if is_ip(host) {
         return (DEFAULT_SCORE, AuthorityRule::Default);
     }
-    let sub = subdomain_part(host, registrable);
-    // Read once for every pattern: most hosts have no subdomain, and a
-    // suffix pattern whose last label differs from the host's cannot match.
-    let host_last = last_label(host);
-    // The subdomain's first label, found once (a byte loop: it is short).
-    let sub_first = &sub[..sub.bytes().position(|b| b == b'.').unwrap_or(sub.len())];
+    let parts = HostParts::new(host, registrable);
     let mut best: Option<&PatternRule> = None;
     for (form, rule) in PARSED_PATTERNS.iter() {
-        let matched = match form {
-            PatternForm::FirstLabel(label) => {
-                (!sub.is_empty() || label.is_empty()) && sub_first == *label
-            }
-            PatternForm::AnyLabel(label) => {
-                (!sub.is_empty() || label.is_empty()) && sub.split('.').any(|l| l == *label)
-            }
-            PatternForm::Suffix(suffix) => {
-                last_label_fits(host_last, last_label(suffix)) && suffix_matches(host, suffix)
-            }
-            PatternForm::Exact(exact) => host == *exact,
-        };
+        let matched = parts.matches(form);
         if matched && best.is_none_or(|b| rule.score > b.score) {
             best = Some(rule);
         }
@@ -667,7 +686,7 @@ fn plain_host_of(url: &str) -> Option<&str> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{host_of, normalise_host, plain_host_of};
+    use super::{host_of, normalise_host, pattern_matches, plain_host_of};
 
     proptest! {
         /// The one-pass host is the general one whenever it is taken.
@@ -682,6 +701,29 @@ mod tests {
                 let general = normalise_host(host_of(&url));
                 prop_assert_eq!(host, general.as_ref(), "{}", url);
             }
+        }
+    }
+
+    #[test]
+    fn each_pattern_form_matches_its_hosts() {
+        for (pattern, host, registrable, want) in [
+            ("docs.*", "docs.example.com", "example.com", true),
+            ("docs.*", "api.docs.example.com", "example.com", false),
+            ("docs.*", "docs.com", "docs.com", false),
+            ("*.docs.*", "api.docs.example.com", "example.com", true),
+            ("*.docs.*", "example.com", "example.com", false),
+            ("*.edu", "cs.stanford.edu", "stanford.edu", true),
+            ("*.edu", "edu.com", "edu.com", false),
+            ("*.gov.xx", "service.gov.uk", "service.gov.uk", true),
+            ("*.gov.xx", "service.gov.com", "gov.com", false),
+            ("example.com", "example.com", "example.com", true),
+            ("example.com", "a.example.com", "example.com", false),
+        ] {
+            assert_eq!(
+                pattern_matches(pattern, host, registrable),
+                want,
+                "{pattern} {host}"
+            );
         }
     }
 
