@@ -973,6 +973,20 @@ mod tests {
         }
     }
 
+    /// `entries` (in index order) sorted by [`sort_by_block`], and as a
+    /// sort by block value then index gives them.
+    fn sorted_and_expected(
+        entries: Vec<BlockEntry>,
+        mask: u64,
+    ) -> (Vec<BlockEntry>, Vec<BlockEntry>) {
+        let mut sorted_in = entries.clone();
+        let mut out = Vec::new();
+        let sorted = sort_by_block(&mut sorted_in, &mut out, mask).to_vec();
+        let mut expected = entries;
+        expected.sort_unstable_by_key(|&(key, index, _)| (key, index));
+        (sorted, expected)
+    }
+
     proptest! {
         #[test]
         fn small_block_sorts_are_stable_sorts_by_block(
@@ -989,11 +1003,7 @@ mod tests {
                     (h & mask, i as u32, h)
                 })
                 .collect();
-            let mut sorted_in = entries.clone();
-            let mut out = Vec::new();
-            let sorted = sort_by_block(&mut sorted_in, &mut out, mask).to_vec();
-            let mut expected = entries;
-            expected.sort_unstable_by_key(|&(key, index, _)| (key, index));
+            let (sorted, expected) = sorted_and_expected(entries, mask);
             prop_assert_eq!(sorted, expected);
         }
     }
@@ -1014,11 +1024,7 @@ mod tests {
                 (h & mask, i, h)
             })
             .collect();
-        let mut counting_in = entries.clone();
-        let mut out = Vec::new();
-        let counting = sort_by_block(&mut counting_in, &mut out, mask).to_vec();
-        let mut expected = entries;
-        expected.sort_unstable_by_key(|&(key, index, _)| (key, index));
+        let (counting, expected) = sorted_and_expected(entries, mask);
         assert_eq!(counting, expected);
     }
 
