@@ -56,6 +56,11 @@ fn plain_label(label: &[u8]) -> bool {
         || label.eq_ignore_ascii_case(b"duckduckgo"))
 }
 
+/// Whether a path segment is `.` or `..`, which the URL parser resolves.
+fn dot_segment(segment: &[u8]) -> bool {
+    segment == b"." || segment == b".."
+}
+
 /// Byte classes of a plain host: a letter, a digit or hyphen, a dot, a
 /// byte that ends the host (`/ ? #`), anything else.
 const LETTER: u8 = 1;
@@ -192,8 +197,7 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
         path_end = bytes.len();
         for (j, &b) in bytes.iter().enumerate().skip(host_end + 1) {
             if b == b'/' {
-                let segment = &bytes[segment_start..j];
-                if segment == b"." || segment == b".." {
+                if dot_segment(&bytes[segment_start..j]) {
                     return false;
                 }
                 segment_start = j + 1;
@@ -205,8 +209,7 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
                 return false;
             }
         }
-        let segment = &bytes[segment_start..path_end];
-        if segment == b"." || segment == b".." {
+        if dot_segment(&bytes[segment_start..path_end]) {
             return false;
         }
     }
