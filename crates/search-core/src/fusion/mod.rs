@@ -231,10 +231,10 @@ pub struct FusionOptions {
     /// one shard per thread by hash, so each thread gets about as many
     /// hits), the calling thread does one part of each step except building
     /// the results (a pool of that many threads builds them while it
-    /// waits), and the output is the same whatever the count. The default is 1 because on a
-    /// machine whose cores are busy with other work (the usual case inside a
-    /// search service) the extra threads measured slower than one (see
-    /// `scripts/bench-fusion`).
+    /// waits), and the output is the same whatever the count. The default
+    /// is 1 because on a machine whose cores are busy with other work (the
+    /// usual case inside a search service) the extra threads measured
+    /// slower than one (see `scripts/bench-fusion`).
     pub threads: usize,
 }
 
@@ -1029,7 +1029,7 @@ fn build_all(
                 .into_par_iter()
                 .with_min_len(n.div_ceil(threads * 4).max(1))
                 .map_init(
-                    || BuildContext::new(shared),
+                    || BuildContext::new(shared, 0),
                     |ctx, g| {
                         let (key, hits) = groups.group(g);
                         let b = ctx.build(hits, key);
@@ -1039,9 +1039,9 @@ fn build_all(
                 .unzip_into_vecs(&mut results, &mut metas);
         }),
         None => {
-            let mut ctx = BuildContext::new(shared);
-            // Sized for a host per result, as most are in a small fusion.
-            ctx.hosts = HostCache::with_capacity(n.min(4096));
+            // The host cache sized for a host per result, as most are in a
+            // small fusion.
+            let mut ctx = BuildContext::new(shared, n.min(4096));
             for g in 0..n {
                 let (key, hits) = groups.group(g);
                 let b = ctx.build(hits, key);
@@ -1098,7 +1098,8 @@ struct BuildContext<'a> {
 }
 
 impl<'a> BuildContext<'a> {
-    fn new(shared: &'a Shared<'a>) -> Self {
+    /// A context whose host cache holds `hosts` hosts before it grows.
+    fn new(shared: &'a Shared<'a>, hosts: usize) -> Self {
         BuildContext {
             calls: shared.calls,
             infos: shared.infos,
@@ -1107,7 +1108,7 @@ impl<'a> BuildContext<'a> {
             terms: &shared.terms,
             matcher: TermMatcher::new(&shared.terms),
             scorer: &shared.scorer,
-            hosts: HostCache::default(),
+            hosts: HostCache::with_capacity(hosts),
             builder: FingerprintBuilder::default(),
             found: vec![false; shared.terms.len()],
             rrf_terms: Vec::new(),
@@ -1212,7 +1213,6 @@ impl<'a> BuildContext<'a> {
             }
         };
         let fresh = freshness(published_at.as_deref(), title, snippet, now);
-        self.found.iter_mut().for_each(|f| *f = false);
         // With near-duplicate clustering the SimHash takes every token, and
         // the terms are found among them; without, no fingerprint is made
         // and the terms are searched for.

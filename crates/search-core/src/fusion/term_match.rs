@@ -64,7 +64,7 @@ impl<'a> TermMatcher<'a> {
         }
     }
 
-    /// Set `found[i]` for each term `i` that is a token of one of `texts`.
+    /// Set `found[i]` to whether term `i` is a token of one of `texts`.
     pub(super) fn find_in(&mut self, texts: &[&str], found: &mut [bool]) {
         found.iter_mut().for_each(|f| *f = false);
         if self.finders.is_empty() || !texts.iter().all(|t| t.is_ascii()) {
@@ -104,10 +104,12 @@ impl<'a> TermMatcher<'a> {
         self.filter
     }
 
-    /// Marks `found[i]` for the term `i` a token is (for fusion with
-    /// near-duplicates, whose SimHash already takes every token: looking
-    /// at those that pass [`Self::filter`] costs less than a search).
+    /// Clears `found`, then marks `found[i]` for the term `i` each visited
+    /// token is (for fusion with near-duplicates, whose SimHash already
+    /// takes every token: looking at those that pass [`Self::filter`] costs
+    /// less than a search).
     pub(super) fn visitor<'f>(&'f self, found: &'f mut [bool]) -> impl FnMut(&Tok<'_>) + 'f {
+        found.iter_mut().for_each(|f| *f = false);
         move |token| mark(self.terms, &self.hashes, token, found)
     }
 }
