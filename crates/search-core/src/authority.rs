@@ -462,7 +462,10 @@ impl<'h> HostParts<'h> {
         }
     }
 
-    /// Whether a pattern of this form matches the host.
+    /// Whether a pattern of this form matches the host. Always inlined:
+    /// as a call per pattern, the scan of a new host in fusion took about
+    /// a fifth more instructions (callgrind).
+    #[inline(always)]
     fn matches(&self, form: &PatternForm) -> bool {
         match *form {
             PatternForm::FirstLabel(label) => self.sub_first == label,

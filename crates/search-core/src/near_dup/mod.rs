@@ -278,16 +278,25 @@ impl Shingles {
 }
 
 /// The SimHash of the distinct values of `hashes` and their number: each
-/// value counts once (first occurrences are found with an open-addressing
-/// table in `table`, reused between calls, or for a few values with
-/// [`simhash_of_few_distinct`], and moved to the front of `hashes`), and bit `i` of the SimHash is set when more than half of the
+/// value counts once (its first occurrences are moved to the front of
+/// `hashes`), and bit `i` of the SimHash is set when more than half of the
 /// distinct values have it ([`majority`]). A zero hash is the empty-slot
 /// marker, so a zero value counts as 1 (one feature in 2^64 changes value;
 /// the SimHash does not notice).
 fn simhash_of_distinct(hashes: &mut [u64], table: &mut Vec<u64>) -> (u64, u32) {
-    if hashes.len() <= SMALL_FEATURES {
-        return simhash_of_few_distinct(hashes);
-    }
+    let n = if hashes.len() <= SMALL_FEATURES {
+        few_distinct_to_front(hashes)
+    } else {
+        distinct_to_front(hashes, table)
+    };
+    let distinct = &hashes[..n];
+    (majority(distinct), u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// Moves the first occurrence of each value of `hashes` (zero as 1) to the
+/// front and returns how many there are, finding them with an
+/// open-addressing table in `table`, reused between calls.
+fn distinct_to_front(hashes: &mut [u64], table: &mut Vec<u64>) -> usize {
     let size = (hashes.len() * 2).next_power_of_two().max(16);
     table.clear();
     table.resize(size, 0);
@@ -310,23 +319,19 @@ fn simhash_of_distinct(hashes: &mut [u64], table: &mut Vec<u64>) -> (u64, u32) {
             slot = (slot + 1) & mask;
         }
     }
-    let distinct = &hashes[..distinct];
-    (
-        majority(distinct),
-        u32::try_from(distinct.len()).unwrap_or(u32::MAX),
-    )
+    distinct
 }
 
-/// Most features for [`simhash_of_few_distinct`].
+/// Most features for [`few_distinct_to_front`].
 const SMALL_FEATURES: usize = 128;
 
-/// [`simhash_of_distinct`] for at most [`SMALL_FEATURES`] values (a title
+/// [`distinct_to_front`] for at most [`SMALL_FEATURES`] values (a title
 /// and snippet have a few dozen): a value whose bit in a 1024-bit filter
 /// (ten bits of the value) is clear is new, and only one whose bit is set
 /// is compared with the distinct values so far. With this few values the
 /// filter's bits are rarely set by another value, and the filter lives on
 /// the stack: no table to clear and probe.
-fn simhash_of_few_distinct(hashes: &mut [u64]) -> (u64, u32) {
+fn few_distinct_to_front(hashes: &mut [u64]) -> usize {
     debug_assert!(hashes.len() <= SMALL_FEATURES);
     let mut filter = [0u64; 16];
     let mut distinct = 0;
@@ -341,11 +346,7 @@ fn simhash_of_few_distinct(hashes: &mut [u64]) -> (u64, u32) {
         hashes[distinct] = h;
         distinct += 1;
     }
-    let distinct = &hashes[..distinct];
-    (
-        majority(distinct),
-        u32::try_from(distinct.len()).unwrap_or(u32::MAX),
-    )
+    distinct
 }
 
 /// `(carry, sum)` of adding the bits of `a`, `b` and `c`, 64 columns at
@@ -606,51 +607,43 @@ fn sort_by_block<'a>(
     out: &'a mut Vec<BlockEntry>,
     mask: u64,
 ) -> &'a [BlockEntry] {
-    if mask <= 0xFFFF && entries.len() < COUNTING_SORT_MIN {
-        // Low byte into `out`, then high byte back into `entries`; each
-        // pass is stable, so index order holds within a block value.
-        out.clear();
-        out.resize(entries.len(), (0, 0, 0));
-        for shift in [0, 8] {
-            let (from, to): (&[BlockEntry], &mut [BlockEntry]) = if shift == 0 {
-                (&*entries, &mut out[..])
-            } else {
-                (&out[..], &mut *entries)
-            };
-            let mut counts = [0u32; 257];
-            for e in from {
-                counts[((e.0 >> shift) & 0xFF) as usize + 1] += 1;
-            }
-            for k in 1..counts.len() {
-                counts[k] += counts[k - 1];
-            }
-            for &e in from {
-                let slot = &mut counts[((e.0 >> shift) & 0xFF) as usize];
-                to[*slot as usize] = e;
-                *slot += 1;
-            }
-        }
+    if mask > 0xFFFF {
+        entries.sort_unstable_by_key(|&(key, index, _)| (key, index));
         return entries;
     }
-    if mask <= 0xFFFF {
+    out.clear();
+    out.resize(entries.len(), (0, 0, 0));
+    if entries.len() >= COUNTING_SORT_MIN {
         let mut counts = vec![0u32; mask as usize + 2];
-        for e in entries.iter() {
-            counts[e.0 as usize + 1] += 1;
-        }
-        for k in 1..counts.len() {
-            counts[k] += counts[k - 1];
-        }
-        out.clear();
-        out.resize(entries.len(), (0, 0, 0));
-        for &e in entries.iter() {
-            let slot = &mut counts[e.0 as usize];
-            out[*slot as usize] = e;
-            *slot += 1;
-        }
-        out
-    } else {
-        entries.sort_unstable_by_key(|&(key, index, _)| (key, index));
-        entries
+        counting_pass(entries, out, &mut counts, |key| key as usize);
+        return out;
+    }
+    // Low byte into `out`, then high byte back into `entries`; each pass is
+    // stable, so index order holds within a block value.
+    counting_pass(entries, out, &mut [0; 257], |key| (key & 0xFF) as usize);
+    counting_pass(out, entries, &mut [0; 257], |key| (key >> 8) as usize);
+    entries
+}
+
+/// One stable counting pass: `from` into `to` (as long) by `bucket` of each
+/// entry's block value, `counts` holding one more slot than there are
+/// buckets (all zero).
+fn counting_pass(
+    from: &[BlockEntry],
+    to: &mut [BlockEntry],
+    counts: &mut [u32],
+    bucket: impl Fn(u64) -> usize,
+) {
+    for e in from {
+        counts[bucket(e.0) + 1] += 1;
+    }
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    for &e in from {
+        let slot = &mut counts[bucket(e.0)];
+        to[*slot as usize] = e;
+        *slot += 1;
     }
 }
 
