@@ -3,10 +3,11 @@
 //! ([`crate::tokenize::tokens`]).
 //!
 //! ASCII text and ASCII terms (nearly all of them) take a search instead of
-//! a tokenisation: the title and snippet are lowercased into one reused
-//! buffer, a space between them, each term is looked for with a prebuilt
-//! substring finder ([`memchr::memmem`], vectorised), and an occurrence
-//! counts only when it is a whole token there ([`is_ascii_word_at`]). A
+//! a tokenisation: the title and snippet are copied into one reused buffer
+//! and lowercased there, a space between them, each term is looked for
+//! with a prebuilt substring finder ([`memchr::memmem`], vectorised), and an
+//! occurrence counts only when it is a whole token there
+//! ([`is_ascii_word_at`]). A
 //! result's few terms are found without splitting and hashing its
 //! forty-odd words. Other text is tokenised and its tokens compared with
 //! the terms. A proptest checks the search against the tokens.
@@ -81,8 +82,9 @@ impl<'a> TermMatcher<'a> {
         self.lower.clear();
         for text in texts {
             let at = self.lower.len();
-            self.lower.resize(at + text.len() + 1, b' ');
-            lowercase_ascii(text.as_bytes(), &mut self.lower[at..]);
+            self.lower.extend_from_slice(text.as_bytes());
+            self.lower[at..].make_ascii_lowercase();
+            self.lower.push(b' ');
         }
         let lower = &self.lower[..];
         for ((finder, f), term) in self.finders.iter().zip(found.iter_mut()).zip(self.terms) {
@@ -111,29 +113,6 @@ impl<'a> TermMatcher<'a> {
     pub(super) fn visitor<'f>(&'f self, found: &'f mut [bool]) -> impl FnMut(&Tok<'_>) + 'f {
         found.iter_mut().for_each(|f| *f = false);
         move |token| mark(self.terms, &self.hashes, token, found)
-    }
-}
-
-/// `ascii` lowercased into the start of `out`, eight bytes at a time: a
-/// byte from `A` to `Z` gets bit 5 set.
-fn lowercase_ascii(ascii: &[u8], out: &mut [u8]) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut words = ascii.chunks_exact(8);
-    let mut outs = out.chunks_exact_mut(8);
-    for (word, o) in words.by_ref().zip(outs.by_ref()) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        let x = u64::from_le_bytes(w);
-        // Per byte (all below 0x80, so no borrow crosses bytes): the high
-        // bit of `(b | 0x80) - n` is set when `b >= n`.
-        let xh = x | HIGH;
-        let upper = (xh - 0x41 * ONES) & !(xh - 0x5B * ONES) & HIGH;
-        o.copy_from_slice(&(x | (upper >> 2)).to_le_bytes());
-    }
-    let done = ascii.len() - words.remainder().len();
-    for (o, b) in out[done..].iter_mut().zip(words.remainder()) {
-        *o = b.to_ascii_lowercase();
     }
 }
 
@@ -203,15 +182,6 @@ mod tests {
             texts in prop::collection::vec("[a-cAé异步+.' ]{0,30}", 1..4),
         ) {
             check(&query, &texts)?;
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn lowercasing_eight_bytes_at_a_time_is_ascii_lowercasing(text in "[ -~]{0,40}") {
-            let mut out = vec![0u8; text.len()];
-            super::lowercase_ascii(text.as_bytes(), &mut out);
-            prop_assert_eq!(out, text.to_ascii_lowercase().into_bytes());
         }
     }
 
