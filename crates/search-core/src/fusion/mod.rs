@@ -628,8 +628,8 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         .enumerate()
         .map(|(i, (r, m))| {
             (
-                r.scores.final_score,
-                r.scores.rrf,
+                u128::from(descending(r.scores.final_score)) << 64
+                    | u128::from(descending(r.scores.rrf)),
                 m.best_rank,
                 if all_https {
                     m.url_tail
@@ -641,14 +641,10 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
         })
         .collect();
     let compare = |a: &OrderKey, b: &OrderKey| {
-        b.0.total_cmp(&a.0)
-            .then_with(|| b.1.total_cmp(&a.1))
-            .then_with(|| a.2.cmp(&b.2))
-            .then_with(|| a.3.cmp(&b.3))
-            .then_with(|| {
-                let (i, j) = (a.4 as usize, b.4 as usize);
-                compare_built(&results[i], &metas[i], &results[j], &metas[j])
-            })
+        (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)).then_with(|| {
+            let (i, j) = (a.3 as usize, b.3 as usize);
+            compare_built(&results[i], &metas[i], &results[j], &metas[j])
+        })
     };
     let merged = results.len();
     // The order is total, so sorting in parts and merging them gives the
@@ -733,11 +729,23 @@ fn compare_built(a: &SearchResult, ma: &Meta, b: &SearchResult, mb: &Meta) -> Or
 /// The scheme prefix of (nearly) every canonical URL.
 const HTTPS: &str = "https://";
 
-/// What results are ordered by: final score, RRF, best rank, the first
-/// URL bytes, then (ties on all of those) the result at the position.
-type OrderKey = (f64, f64, u32, u128, u32);
+/// What results are ordered by: final score then RRF (both descending, as
+/// one number), best rank, the first URL bytes, then (ties on all of
+/// those) the result at the position. Integers, so that a comparison is a
+/// few instructions.
+type OrderKey = (u128, u32, u128, u32);
 
-/// The positions (`.4`) of `keys` in the order of `compare`, a total
+/// `x` as a number that orders as [`f64::total_cmp`] does, reversed: `a`
+/// before `b` in `total_cmp` is `descending(a) > descending(b)`.
+fn descending(x: f64) -> u64 {
+    let bits = x.to_bits();
+    // Negative values (sign bit set) have their other bits flipped, as
+    // `total_cmp` does, and the sign bit flipped to put them first.
+    let ordered = bits ^ (((bits as i64) >> 63) as u64 | 1 << 63);
+    !ordered
+}
+
+/// The positions (`.3`) of `keys` in the order of `compare`, a total
 /// order: on one thread a sort; on more, each thread sorts a part and the
 /// sorted parts are merged.
 fn sorted_positions(
@@ -746,8 +754,11 @@ fn sorted_positions(
     compare: &(impl Fn(&OrderKey, &OrderKey) -> Ordering + Sync),
 ) -> Vec<u32> {
     if threads <= 1 || keys.len() < 2 * MIN_HITS_PER_THREAD {
-        keys.sort_unstable_by(compare);
-        return keys.into_iter().map(|k| k.4).collect();
+        // Positions are sorted, not the keys: moving four bytes instead
+        // of a whole key.
+        let mut positions: Vec<u32> = (0..keys.len() as u32).collect();
+        positions.sort_unstable_by(|&a, &b| compare(&keys[a as usize], &keys[b as usize]));
+        return positions;
     }
     let per = keys.len().div_ceil(threads);
     std::thread::scope(|scope| {
@@ -778,7 +789,7 @@ fn sorted_positions(
         let Some(b) = best else {
             break;
         };
-        out.push(heads[b][0].4);
+        out.push(heads[b][0].3);
         heads[b] = &heads[b][1..];
     }
     out
@@ -1294,8 +1305,22 @@ fn keyword_score(terms: &[String], found: &mut [bool], title: &str, snippet: &st
 mod tests {
     use proptest::prelude::*;
 
-    use super::Longest;
+    use super::{Longest, descending};
     use crate::text::Text;
+
+    /// Any f64, the special values often.
+    fn any_f64() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            prop::num::f64::ANY,
+            Just(0.0),
+            Just(-0.0),
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(f64::NAN),
+            Just(-f64::NAN),
+            0.0..1.0f64,
+        ]
+    }
 
     proptest! {
         #[test]
@@ -1312,6 +1337,11 @@ mod tests {
                 .min_by(|a, b| b.chars().count().cmp(&a.chars().count()).then(a.cmp(b)));
             prop_assert_eq!(Some(longest.text), expected);
             prop_assert_eq!(longest.chars, longest.text.chars().count());
+        }
+
+        #[test]
+        fn descending_orders_as_total_cmp_reversed(a in any_f64(), b in any_f64()) {
+            prop_assert_eq!(descending(a).cmp(&descending(b)), b.total_cmp(&a));
         }
     }
 }

@@ -64,7 +64,7 @@ mod token_stream;
 
 pub use token_stream::token_hash;
 pub(crate) use token_stream::{Tok, TokenStream, ascii_words, is_ascii_word_at};
-use token_stream::{count_tokens, mix};
+use token_stream::{count_tokens, feature};
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
 pub const MAX_THRESHOLD: u32 = 7;
@@ -189,7 +189,7 @@ impl FingerprintBuilder {
         let features = &mut self.features;
         let ascii = for_each_token(&mut self.stream, text, filter, visit, |cjk, hash| {
             if cjk {
-                features.push(mix(hash ^ CJK_TAG));
+                features.push(feature(hash ^ CJK_TAG));
             } else {
                 shingles.push(hash, features);
             }
@@ -255,9 +255,9 @@ impl Shingles {
     #[inline]
     fn push(&mut self, word: u64, features: &mut Vec<u64>) {
         if self.words >= 2 {
-            features.push(mix(self.last[0]
-                ^ self.last[1].rotate_left(21)
-                ^ word.rotate_left(42)));
+            features.push(feature(
+                self.last[0] ^ self.last[1].rotate_left(21) ^ word.rotate_left(42),
+            ));
         }
         self.last = [self.last[1], word];
         self.words += 1;
@@ -272,7 +272,7 @@ impl Shingles {
         features.push(
             short
                 .iter()
-                .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w)),
+                .fold(SHORT_TAG, |acc, &w| feature(acc.rotate_left(23) ^ w)),
         );
     }
 }
@@ -368,10 +368,21 @@ fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// compared with `n / 2 + 1`, digit by digit from the top, for all columns
 /// at once.
 fn majority(words: &[u64]) -> u64 {
-    // Enough digits for any count of words a slice can hold; counts of
-    // `words` need `width` of them.
-    let mut digits = [0u64; 65];
+    // A fingerprint has a few dozen features: its counts fit in 16 digits,
+    // which are cleared far faster than the 64 any slice could need.
+    if words.len() < 1 << 16 {
+        majority_in::<16>(words)
+    } else {
+        majority_in::<64>(words)
+    }
+}
+
+/// [`majority`] with `D` digits for the counts (`words.len() < 2^D`).
+fn majority_in<const D: usize>(words: &[u64]) -> u64 {
+    let mut digits = [0u64; D];
+    // Counts of `words` need `width` digits.
     let width = (usize::BITS - words.len().leading_zeros()) as usize;
+    debug_assert!(width <= D);
     let mut add_eight = |w: &[u64; 8]| {
         let [ones, twos, fours] = [digits[0], digits[1], digits[2]];
         let (twos_a, ones) = carry_save(ones, w[0], w[1]);
@@ -418,7 +429,9 @@ fn majority(words: &[u64]) -> u64 {
         }
     }
     // A count with a digit above t's top one is above t too.
-    let higher = digits[top as usize..].iter().fold(0, |acc, d| acc | d);
+    let higher = digits[top as usize..width.max(top as usize)]
+        .iter()
+        .fold(0, |acc, d| acc | d);
     above | equal | higher
 }
 
@@ -858,7 +871,7 @@ mod tests {
             for t in tokens(field) {
                 match t {
                     Token::Word(w) => words.push(token_hash(&w)),
-                    Token::Cjk(c) => features.push(mix(token_hash(&c) ^ CJK_TAG)),
+                    Token::Cjk(c) => features.push(feature(token_hash(&c) ^ CJK_TAG)),
                 }
             }
             match words.len() {
@@ -866,12 +879,12 @@ mod tests {
                 1 | 2 => features.push(
                     words
                         .iter()
-                        .fold(SHORT_TAG, |acc, &w| mix(acc.rotate_left(23) ^ w)),
+                        .fold(SHORT_TAG, |acc, &w| feature(acc.rotate_left(23) ^ w)),
                 ),
                 _ => features.extend(
                     words
                         .windows(3)
-                        .map(|w| mix(w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42))),
+                        .map(|w| feature(w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42))),
                 ),
             }
         }
@@ -912,6 +925,8 @@ mod tests {
                 if 2 * count > n { acc | 1 << bit } else { acc }
             });
             prop_assert_eq!(majority(&words), expected);
+            // The digits a slice of any length needs give the same.
+            prop_assert_eq!(majority_in::<64>(&words), expected);
         }
 
         #[test]
@@ -1032,5 +1047,73 @@ mod tests {
             });
             assert_eq!(all, u64::MAX);
         }
+    }
+    /// A small deterministic generator (64-bit LCG, high bits) for the
+    /// statistical tests below.
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    #[test]
+    fn shingle_features_set_each_bit_about_half_the_time() {
+        // 20,000 shingles of words from a 1,000-word vocabulary, made as
+        // `Shingles::push` makes them: a biased bit would pull unrelated
+        // fingerprints together.
+        let words: Vec<u64> = (0..1000).map(|i| token_hash(&format!("w{i}"))).collect();
+        let mut state = 7;
+        let mut ones = [0u32; 64];
+        let n = 20_000;
+        for _ in 0..n {
+            let mut pick = || words[lcg(&mut state) as usize % words.len()];
+            let (a, b, c) = (pick(), pick(), pick());
+            let f = feature(a ^ b.rotate_left(21) ^ c.rotate_left(42));
+            for (bit, count) in ones.iter_mut().enumerate() {
+                *count += (f >> bit) as u32 & 1;
+            }
+        }
+        for (bit, &count) in ones.iter().enumerate() {
+            let share = f64::from(count) / f64::from(n);
+            // Six standard deviations (0.0035 each) either way.
+            assert!((0.48..=0.52).contains(&share), "bit {bit} set in {share}");
+        }
+    }
+
+    #[test]
+    fn unrelated_texts_are_far_apart() {
+        // 200 texts of 8 + 30 words drawn from 500 words share words but
+        // say nothing alike: their SimHashes differ in about half the bits
+        // and no two come near the clustering threshold.
+        let vocabulary: Vec<String> = (0..500).map(|i| format!("word{i}")).collect();
+        let mut state = 11;
+        let mut text = |n: usize| {
+            (0..n)
+                .map(|_| vocabulary[lcg(&mut state) as usize % vocabulary.len()].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let fps: Vec<Fingerprint> = (0..200)
+            .map(|_| {
+                let (title, snippet) = (text(8), text(30));
+                Fingerprint::of(&title, &snippet)
+            })
+            .collect();
+        let (mut sum, mut pairs, mut closest) = (0u64, 0u64, 64);
+        for (i, a) in fps.iter().enumerate() {
+            for b in &fps[i + 1..] {
+                let d = a.distance(b);
+                sum += u64::from(d);
+                pairs += 1;
+                closest = closest.min(d);
+            }
+        }
+        let mean = sum as f64 / pairs as f64;
+        assert!((30.0..=34.0).contains(&mean), "mean distance {mean}");
+        assert!(
+            closest > 2 * NearDupOptions::default().threshold,
+            "closest {closest}"
+        );
     }
 }

@@ -23,15 +23,19 @@ const K_LEN: u64 = 0x9E37_79B9_7F4A_7C15;
 const K_LO: u64 = 0xA076_1D64_78BD_642F;
 const K_HI: u64 = 0xE703_7ED1_A0B4_28DB;
 
-/// The murmur3 64-bit finaliser.
-pub(crate) fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^= h >> 33;
-    h
+/// A SimHash feature from a combination of token hashes (a 3-shingle's
+/// rotated word hashes XORed, a CJK bigram's hash, a short field's words):
+/// one folded multiply, in which every output bit depends on every input
+/// bit. The token hashes are themselves folded products, so a word costs
+/// two multiplies in all, where two murmur3 finalisers (the word's and the
+/// shingle's) cost four more.
+#[inline(always)]
+pub(crate) fn feature(h: u64) -> u64 {
+    fold_mul(h ^ K_FEATURE, K_HI)
 }
+
+/// Salt of [`feature`] (odd, well-mixed bits).
+const K_FEATURE: u64 = 0x8EBC_6AF0_9C88_C6E3;
 
 /// The 128-bit product of `a` and `b`, its halves XORed.
 #[inline]
@@ -50,7 +54,7 @@ fn absorb(h: u64, lo: u64, hi: u64) -> u64 {
 /// The hash of a token of `len` bytes that fits one chunk `(lo, hi)`.
 #[inline]
 fn short_hash(lo: u64, hi: u64, len: usize) -> u64 {
-    mix(absorb((len as u64).wrapping_mul(K_LEN), lo, hi))
+    absorb((len as u64).wrapping_mul(K_LEN), lo, hi)
 }
 
 /// The hash of `bytes`, each byte ORed with `or` (0, or 0x20 to lowercase
@@ -63,7 +67,7 @@ fn hash_bytes(bytes: &[u8], or: u8) -> u64 {
         let (lo_mask, hi_mask) = chunk_masks(chunk.len());
         h = absorb(h, (lo | or) & lo_mask, (hi | or) & hi_mask);
     }
-    mix(h)
+    h
 }
 
 /// Masks of the first `len` bytes (1–16) of a chunk's two words, computed
@@ -91,9 +95,9 @@ fn chunk_words(chunk: &[u8]) -> (u64, u64) {
 
 /// The 64-bit hash of a token that fingerprints are built from: its bytes
 /// in 16-byte chunks (little-endian words, zero-padded), each folded in
-/// with a 128-bit multiply, the length mixed in first and the murmur3
-/// finaliser last so every bit is usable. Token bytes are never zero, so
-/// the padding cannot make two tokens alike.
+/// with a 128-bit multiply whose two halves are XORed (so every bit of the
+/// hash depends on every bit of the chunk), the length mixed in first.
+/// Token bytes are never zero, so the padding cannot make two tokens alike.
 pub fn token_hash(s: &str) -> u64 {
     hash_bytes(s.as_bytes(), 0)
 }
