@@ -29,8 +29,11 @@ pub(super) struct TermMatcher<'a> {
     /// Bit `h % 64` set for each term hash `h`: most tokens are no term at
     /// all and are not compared.
     filter: u64,
-    /// A finder for each term when every term is an ASCII token (otherwise
-    /// empty, and every text is tokenised).
+    /// Whether every term is an ASCII token, so that terms can be searched
+    /// for (otherwise every text is tokenised).
+    searchable: bool,
+    /// A finder for each term, built by the first search (fusion with
+    /// near-duplicates never searches, and builds none).
     finders: Vec<Finder<'static>>,
     /// The text being searched, lowercased.
     lower: Vec<u8>,
@@ -52,14 +55,8 @@ impl<'a> TermMatcher<'a> {
             terms,
             filter: hashes.iter().fold(0, |f, h| f | (1 << (h & 63))),
             hashes,
-            finders: if searchable {
-                terms
-                    .iter()
-                    .map(|t| Finder::new(t.as_bytes()).into_owned())
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            searchable,
+            finders: Vec::new(),
             lower: Vec::new(),
             stream: TokenStream::default(),
         }
@@ -68,7 +65,7 @@ impl<'a> TermMatcher<'a> {
     /// Set `found[i]` to whether term `i` is a token of one of `texts`.
     pub(super) fn find_in(&mut self, texts: &[&str], found: &mut [bool]) {
         found.iter_mut().for_each(|f| *f = false);
-        if self.finders.is_empty() || !texts.iter().all(|t| t.is_ascii()) {
+        if !self.searchable || !texts.iter().all(|t| t.is_ascii()) {
             let (terms, hashes) = (self.terms, &self.hashes[..]);
             for text in texts {
                 for_each_filtered(&mut self.stream, text, self.filter, |token: &Tok<'_>| {
@@ -76,6 +73,11 @@ impl<'a> TermMatcher<'a> {
                 });
             }
             return;
+        }
+        if self.finders.len() != self.terms.len() {
+            self.finders = (self.terms.iter())
+                .map(|t| Finder::new(t.as_bytes()).into_owned())
+                .collect();
         }
         // The texts lowercased, one space between them (no token spans a
         // space), so each term is one search.
