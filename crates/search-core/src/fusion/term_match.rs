@@ -5,12 +5,12 @@
 //! ASCII text and ASCII terms (nearly all of them) take a search instead of
 //! a tokenisation: the title and snippet are copied into one reused buffer
 //! and lowercased there, a space between them, each term is looked for
-//! with a prebuilt substring finder ([`memchr::memmem`], vectorised), and an
-//! occurrence counts only when it is a whole token there
-//! ([`is_ascii_word_at`]). A
-//! result's few terms are found without splitting and hashing its
-//! forty-odd words. Other text is tokenised and its tokens compared with
-//! the terms. A proptest checks the search against the tokens.
+//! with a substring finder ([`memchr::memmem`], vectorised; built by the
+//! matcher's first search and reused), and an occurrence counts only when
+//! it is a whole token there ([`is_ascii_word_at`]). A result's few terms
+//! are found without splitting and hashing its forty-odd words. Other text
+//! is tokenised and its tokens compared with the terms. A proptest checks
+//! the search against the tokens.
 //!
 //! With near-duplicate clustering on, the SimHash walks every token anyway,
 //! and comparing those that pass a 64-bit filter of the terms' hashes
@@ -75,7 +75,9 @@ impl<'a> TermMatcher<'a> {
             return;
         }
         if self.finders.len() != self.terms.len() {
-            self.finders = (self.terms.iter())
+            self.finders = self
+                .terms
+                .iter()
                 .map(|t| Finder::new(t.as_bytes()).into_owned())
                 .collect();
         }

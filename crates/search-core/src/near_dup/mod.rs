@@ -1019,12 +1019,7 @@ mod tests {
     #[test]
     fn both_block_sorts_agree() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = || xorshift(&mut state);
         let mask = 0xFFFF;
         let entries: Vec<(u64, u32, u64)> = (0..COUNTING_SORT_MIN as u32 + 100)
             .map(|i| {
@@ -1048,13 +1043,14 @@ mod tests {
             assert_eq!(all, u64::MAX);
         }
     }
-    /// A small deterministic generator (64-bit LCG, high bits) for the
-    /// statistical tests below.
-    fn lcg(state: &mut u64) -> u64 {
-        *state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        *state >> 33
+
+    /// A small deterministic generator (xorshift64) for the tests that
+    /// need many values (`state` must not be zero).
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
     }
 
     #[test]
@@ -1067,7 +1063,7 @@ mod tests {
         let mut ones = [0u32; 64];
         let n = 20_000;
         for _ in 0..n {
-            let mut pick = || words[lcg(&mut state) as usize % words.len()];
+            let mut pick = || words[xorshift(&mut state) as usize % words.len()];
             let (a, b, c) = (pick(), pick(), pick());
             let f = feature(a ^ b.rotate_left(21) ^ c.rotate_left(42));
             for (bit, count) in ones.iter_mut().enumerate() {
@@ -1090,7 +1086,7 @@ mod tests {
         let mut state = 11;
         let mut text = |n: usize| {
             (0..n)
-                .map(|_| vocabulary[lcg(&mut state) as usize % vocabulary.len()].as_str())
+                .map(|_| vocabulary[xorshift(&mut state) as usize % vocabulary.len()].as_str())
                 .collect::<Vec<_>>()
                 .join(" ")
         };

@@ -27,8 +27,8 @@ const K_HI: u64 = 0xE703_7ED1_A0B4_28DB;
 /// rotated word hashes XORed, a CJK bigram's hash, a short field's words):
 /// one folded multiply, in which every output bit depends on every input
 /// bit. The token hashes are themselves folded products, so a word costs
-/// two multiplies in all, where two murmur3 finalisers (the word's and the
-/// shingle's) cost four more.
+/// two multiplies in all (with a murmur3 finaliser on the word's hash and
+/// another on the shingle's, it cost five).
 #[inline(always)]
 pub(crate) fn feature(h: u64) -> u64 {
     fold_mul(h ^ K_FEATURE, K_HI)
