@@ -368,6 +368,26 @@ fn suffix_matches(host: &str, suffix: &str) -> bool {
     }
 }
 
+/// Whether one of the dot-separated labels of `name` is `label` (what
+/// `name.split('.').any(|l| l == label)` says, without the iterator).
+fn has_label(name: &str, label: &str) -> bool {
+    let (name, label) = (name.as_bytes(), label.as_bytes());
+    let mut start = 0;
+    loop {
+        let end = name[start..]
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(name.len(), |i| start + i);
+        if &name[start..end] == label {
+            return true;
+        }
+        if end == name.len() {
+            return false;
+        }
+        start = end + 1;
+    }
+}
+
 /// The label after the last dot of `name` (all of it without one).
 fn last_label(name: &str) -> &str {
     match name.as_bytes().iter().rposition(|&b| b == b'.') {
@@ -392,8 +412,13 @@ enum PatternForm {
     FirstLabel(&'static str),
     /// `*.label.*`
     AnyLabel(&'static str),
-    /// `*.suffix`
-    Suffix(&'static str),
+    /// `*.suffix`, with the suffix's last label (a host whose last label
+    /// does not fit it cannot match, and most hosts are turned away by
+    /// that one comparison).
+    Suffix {
+        suffix: &'static str,
+        last: &'static str,
+    },
     /// No wildcard.
     Exact(&'static str),
 }
@@ -406,7 +431,10 @@ impl PatternForm {
         {
             PatternForm::AnyLabel(inner)
         } else if let Some(suffix) = pattern.strip_prefix("*.") {
-            PatternForm::Suffix(suffix)
+            PatternForm::Suffix {
+                suffix,
+                last: last_label(suffix),
+            }
         } else if let Some(first) = pattern.strip_suffix(".*") {
             PatternForm::FirstLabel(first)
         } else {
@@ -470,12 +498,10 @@ impl<'h> HostParts<'h> {
         match *form {
             PatternForm::FirstLabel(label) => self.sub_first == label,
             PatternForm::AnyLabel(label) => {
-                (!self.sub.is_empty() || label.is_empty())
-                    && self.sub.split('.').any(|l| l == label)
+                (!self.sub.is_empty() || label.is_empty()) && has_label(self.sub, label)
             }
-            PatternForm::Suffix(suffix) => {
-                last_label_fits(self.host_last, last_label(suffix))
-                    && suffix_matches(self.host, suffix)
+            PatternForm::Suffix { suffix, last } => {
+                last_label_fits(self.host_last, last) && suffix_matches(self.host, suffix)
             }
             PatternForm::Exact(exact) => self.host == exact,
         }
@@ -689,9 +715,17 @@ fn plain_host_of(url: &str) -> Option<&str> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{host_of, normalise_host, pattern_matches, plain_host_of};
+    use super::{has_label, host_of, normalise_host, pattern_matches, plain_host_of};
 
     proptest! {
+        /// The label search is the split-and-compare it replaces, on names
+        /// with empty labels, leading and trailing dots included.
+        #[test]
+        fn has_label_is_split_and_compare(name in "[a.]{0,8}", label in "[a.]{0,3}") {
+            let want = name.split('.').any(|l| l == label);
+            prop_assert_eq!(has_label(&name, &label), want, "{:?} {:?}", name, label);
+        }
+
         /// The one-pass host is the general one whenever it is taken.
         #[test]
         fn plain_host_agrees_with_the_general_way(

@@ -278,19 +278,22 @@ impl Shingles {
 }
 
 /// The SimHash of the distinct values of `hashes` and their number: each
-/// value counts once (its first occurrences are moved to the front of
-/// `hashes`), and bit `i` of the SimHash is set when more than half of the
-/// distinct values have it ([`majority`]). A zero hash is the empty-slot
-/// marker, so a zero value counts as 1 (one feature in 2^64 changes value;
-/// the SimHash does not notice).
+/// value counts once, and bit `i` of the SimHash is set when more than half
+/// of the distinct values have it ([`majority`]). A zero hash is the
+/// empty-slot marker, so a zero value counts as 1 (one feature in 2^64
+/// changes value; the SimHash does not notice). A few dozen values (a
+/// title and snippet) keep their places, the later occurrences zeroed (a
+/// zero word counts for nothing in the majority); more have their first
+/// occurrences moved to the front.
 fn simhash_of_distinct(hashes: &mut [u64], table: &mut Vec<u64>) -> (u64, u32) {
-    let n = if hashes.len() <= SMALL_FEATURES {
-        few_distinct_to_front(hashes)
+    let (words, n) = if hashes.len() <= SMALL_FEATURES {
+        let n = zero_repeats(hashes);
+        (&*hashes, n)
     } else {
-        distinct_to_front(hashes, table)
+        let n = distinct_to_front(hashes, table);
+        (&hashes[..n], n)
     };
-    let distinct = &hashes[..n];
-    (majority(distinct), u32::try_from(n).unwrap_or(u32::MAX))
+    (majority_of(words, n), u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 /// Moves the first occurrence of each value of `hashes` (zero as 1) to the
@@ -325,26 +328,24 @@ fn distinct_to_front(hashes: &mut [u64], table: &mut Vec<u64>) -> usize {
 /// Most features for [`few_distinct_to_front`].
 const SMALL_FEATURES: usize = 128;
 
-/// [`distinct_to_front`] for at most [`SMALL_FEATURES`] values (a title
-/// and snippet have a few dozen): a value whose bit in a 1024-bit filter
-/// (ten bits of the value) is clear is new, and only one whose bit is set
-/// is compared with the distinct values so far. With this few values the
-/// filter's bits are rarely set by another value, and the filter lives on
-/// the stack: no table to clear and probe.
-fn few_distinct_to_front(hashes: &mut [u64]) -> usize {
+/// Zeroes every value of `hashes` (at most [`SMALL_FEATURES`]; zero as 1)
+/// that an earlier one equals and returns how many are left: a value whose
+/// bit in a 1024-bit filter (ten bits of the value) is clear is new, and
+/// only one whose bit is set is compared with the values before it. With
+/// this few values the filter's bits are rarely set by another value, and
+/// the filter lives on the stack: no table to clear and probe, and nothing
+/// moves.
+fn zero_repeats(hashes: &mut [u64]) -> usize {
     debug_assert!(hashes.len() <= SMALL_FEATURES);
     let mut filter = [0u64; 16];
     let mut distinct = 0;
     for i in 0..hashes.len() {
         let h = hashes[i].max(1);
-        let bit = (h >> 54) as usize;
-        let (word, mask) = (bit >> 6, 1u64 << (bit & 63));
-        if filter[word] & mask != 0 && hashes[..distinct].contains(&h) {
-            continue;
-        }
+        let (word, mask) = ((h >> 60) as usize, 1u64 << ((h >> 54) & 63));
+        let repeat = filter[word] & mask != 0 && hashes[..i].contains(&h);
         filter[word] |= mask;
-        hashes[distinct] = h;
-        distinct += 1;
+        hashes[i] = if repeat { 0 } else { h };
+        distinct += usize::from(!repeat);
     }
     distinct
 }
@@ -358,6 +359,14 @@ fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
 }
 
 /// Bit `i` set when more than half of `words` have bit `i` set.
+#[cfg(test)]
+fn majority(words: &[u64]) -> u64 {
+    majority_of(words, words.len())
+}
+
+/// Bit `i` set when more than `n / 2` of `words` have bit `i` set, where
+/// `n` of the words are counted and the others are zero (which count for
+/// nothing).
 ///
 /// The 64 column counts are kept bit-sliced: `digits[k]` holds digit `k`
 /// (in binary) of every column's count. Words go in eight at a time through
@@ -367,18 +376,18 @@ fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// are padded with zero words, which count for nothing. The counts are then
 /// compared with `n / 2 + 1`, digit by digit from the top, for all columns
 /// at once.
-fn majority(words: &[u64]) -> u64 {
+fn majority_of(words: &[u64], n: usize) -> u64 {
     // A fingerprint has a few dozen features: its counts fit in 16 digits,
     // which are cleared far faster than the 64 any slice could need.
     if words.len() < 1 << 16 {
-        majority_in::<16>(words)
+        majority_in::<16>(words, n)
     } else {
-        majority_in::<64>(words)
+        majority_in::<64>(words, n)
     }
 }
 
-/// [`majority`] with `D` digits for the counts (`words.len() < 2^D`).
-fn majority_in<const D: usize>(words: &[u64]) -> u64 {
+/// [`majority_of`] with `D` digits for the counts (`words.len() < 2^D`).
+fn majority_in<const D: usize>(words: &[u64], n: usize) -> u64 {
     let mut digits = [0u64; D];
     // Counts of `words` need `width` digits.
     let width = (usize::BITS - words.len().leading_zeros()) as usize;
@@ -416,7 +425,8 @@ fn majority_in<const D: usize>(words: &[u64]) -> u64 {
     }
     // Column count >= t, from the top digit down: `above` once a digit of
     // the count beats t's, `equal` while all digits so far match.
-    let t = words.len() / 2 + 1;
+    debug_assert!(n <= words.len());
+    let t = n / 2 + 1;
     let top = usize::BITS - t.leading_zeros();
     let (mut above, mut equal) = (0u64, u64::MAX);
     for k in (0..top as usize).rev() {
@@ -926,7 +936,7 @@ mod tests {
             });
             prop_assert_eq!(majority(&words), expected);
             // The digits a slice of any length needs give the same.
-            prop_assert_eq!(majority_in::<64>(&words), expected);
+            prop_assert_eq!(majority_in::<64>(&words, n), expected);
         }
 
         #[test]
@@ -951,7 +961,14 @@ mod tests {
             let expected = (majority(&distinct), distinct.len() as u32);
             let mut table = Vec::new();
             prop_assert_eq!(simhash_of_distinct(&mut values, &mut table), expected);
-            prop_assert_eq!(&values[..distinct.len()], &distinct[..]);
+            // First occurrences are kept in order: in place, the rest
+            // zeroed (up to SMALL_FEATURES values), or at the front.
+            let kept: Vec<u64> = if values.len() <= SMALL_FEATURES {
+                values.iter().copied().filter(|&v| v != 0).collect()
+            } else {
+                values[..distinct.len()].to_vec()
+            };
+            prop_assert_eq!(&kept[..], &distinct[..]);
         }
 
         #[test]
