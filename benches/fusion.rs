@@ -52,9 +52,9 @@ fn bench_fusion(c: &mut Criterion) {
                 b.iter_with_large_drop(|| fuse(black_box(calls), &no_nd))
             });
         }
-        if per_engine == 12_500 {
-            // Large enough for threads: the machine's parallelism (the
-            // default is the calling thread only).
+        if per_engine >= 1250 {
+            // Large enough for threads (4,000 hits or more): the machine's
+            // parallelism (the default is the calling thread only).
             let auto_threads = options().with_threads(0);
             group.bench_with_input(BenchmarkId::new("auto_threads", &id), &calls, |b, calls| {
                 b.iter_with_large_drop(|| fuse(black_box(calls), &auto_threads))

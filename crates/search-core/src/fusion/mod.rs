@@ -227,9 +227,10 @@ pub struct FusionOptions {
     /// sorting them and finding near-duplicate candidates: 1 (the default)
     /// keeps fusion on the calling thread; 0 uses the machine's parallelism,
     /// up to 8; any other number that many. Threads are only started for
-    /// large fusions (16,384 hits per thread; the merge keys are split into
-    /// one shard per thread by hash, so each thread gets about as many
-    /// hits), the calling thread does one part of each step except building
+    /// fusions of 4,000 hits or more (2,000 hits per thread; the merge keys
+    /// are split into one shard per thread by hash, so each thread gets
+    /// about as many hits; below that, starting threads costs more than
+    /// they save), the calling thread does one part of each step except building
     /// the results (a pool of that many threads builds them while it
     /// waits), and the output is the same whatever the count. The default
     /// is 1 because on a machine whose cores are busy with other work (the
@@ -866,7 +867,7 @@ struct Shared<'a> {
 }
 
 /// Fewest hits per thread worth a thread of its own.
-const MIN_HITS_PER_THREAD: usize = 16_384;
+const MIN_HITS_PER_THREAD: usize = 2_000;
 
 /// At most this many threads, whatever the machine has.
 const MAX_THREADS: usize = 8;
