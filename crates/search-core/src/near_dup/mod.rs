@@ -279,9 +279,9 @@ impl Shingles {
 
 /// The SimHash of the distinct values of `hashes` and their number: each
 /// value counts once, and bit `i` of the SimHash is set when more than half
-/// of the distinct values have it ([`majority`]). A zero hash is the
-/// empty-slot marker, so a zero value counts as 1 (one feature in 2^64
-/// changes value; the SimHash does not notice). A few dozen values (a
+/// of the distinct values have it ([`majority_of`]). Zero marks an empty
+/// table slot and a zeroed repeat, so a zero value counts as 1 (one feature
+/// in 2^64 changes value; the SimHash does not notice). A few dozen values (a
 /// title and snippet) keep their places, the later occurrences zeroed (a
 /// zero word counts for nothing in the majority); more have their first
 /// occurrences moved to the front.
@@ -325,7 +325,7 @@ fn distinct_to_front(hashes: &mut [u64], table: &mut Vec<u64>) -> usize {
     distinct
 }
 
-/// Most features for [`few_distinct_to_front`].
+/// Most features for [`zero_repeats`]; more take [`distinct_to_front`].
 const SMALL_FEATURES: usize = 128;
 
 /// Zeroes every value of `hashes` (at most [`SMALL_FEATURES`]; zero as 1)
