@@ -147,8 +147,8 @@ pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<Str
     canonical_fast_into(raw, options, &mut out).then_some(out)
 }
 
-/// [`canonical_fast`] written into `out` (cleared first); false, with `out`
-/// unspecified, when `raw` is not a plain URL.
+/// The canonical form of `raw` written into `out` (cleared first) when it
+/// is a plain URL; false, with `out` unspecified, when it is not.
 pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mut String) -> bool {
     let Some(rest) = raw
         .strip_prefix("https://")

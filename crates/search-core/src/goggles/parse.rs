@@ -16,7 +16,7 @@ pub const REQUIRED_METADATA: &[&str] = &["name", "description", "public", "autho
 pub const OPTIONAL_METADATA: &[&str] =
     &["homepage", "issues", "transferred_to", "avatar", "license"];
 
-/// What [`parse_lines`] produces.
+/// What [`parse_text`] produces.
 pub(crate) struct Parsed {
     pub(crate) metadata: Metadata,
     pub(crate) instructions: Vec<Instruction>,
