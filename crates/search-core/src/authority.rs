@@ -497,9 +497,7 @@ impl<'h> HostParts<'h> {
     fn matches(&self, form: &PatternForm) -> bool {
         match *form {
             PatternForm::FirstLabel(label) => self.sub_first == label,
-            PatternForm::AnyLabel(label) => {
-                (!self.sub.is_empty() || label.is_empty()) && has_label(self.sub, label)
-            }
+            PatternForm::AnyLabel(label) => has_label(self.sub, label),
             PatternForm::Suffix { suffix, last } => {
                 last_label_fits(self.host_last, last) && suffix_matches(self.host, suffix)
             }
