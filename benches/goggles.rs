@@ -9,6 +9,7 @@
 //! results under 2 ms (it includes the pairwise conflict check, here at its
 //! worst: every title shares a subject), each pathological match under 1 ms.
 
+use ferret::core::Runtime;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -58,7 +59,7 @@ fn results(n: usize) -> Vec<SearchResult> {
                 score_basis: None,
                 near_duplicates: Vec::new(),
                 flags: Vec::new(),
-                provenance: Provenance::default(),
+                provenance: Provenance::public(Runtime::Http),
             }
         })
         .collect()

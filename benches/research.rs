@@ -21,6 +21,7 @@ use chrono::{TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use ferret::core::ledger::{Ledger, PageEvidence};
 use ferret::core::plan::{HeuristicPlanner, Plan, PlanOptions};
+use ferret::core::{Provenance, Runtime};
 use ferret::evidence::fetch::{FetchOptions, from_html};
 use ferret::evidence::scorer::{EvidenceScorer, ScoreInput, SelectionAbsorption};
 
@@ -30,11 +31,13 @@ const QUESTION: &str = "Rust programming language with memory safety without a g
 #[path = "support/site_pages.rs"]
 mod site_pages;
 
+const PUBLIC: Provenance = Provenance::public(Runtime::Http);
+
 fn read_page(plan: &Plan, url: &str, title: &str, text: &str) -> Ledger {
     let scorer = SelectionAbsorption::new();
     let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
     let mut ledger = Ledger::new(plan);
-    ledger.add_page_scored(&PageEvidence::new(url, title, text), &mut |req| {
+    ledger.add_page_scored(&PageEvidence::new(url, title, text, &PUBLIC), &mut |req| {
         Some(scorer.score(&ScoreInput::from_request(req, None, None, now)))
     });
     ledger

@@ -9,6 +9,8 @@
 
 #![allow(dead_code)]
 
+use ferret::core::Provenance;
+use ferret::core::Runtime;
 use ferret::core::{EngineCall, EngineHit, EngineResponse};
 
 /// The eight engine names of `fusion_peers.py`.
@@ -302,7 +304,8 @@ pub fn into_engine_calls(input: Vec<(&'static str, Vec<PeerResult>)>) -> Vec<Eng
             engine: engine.to_string(),
             sub_query: QUERY.to_string(),
             sub_query_index: 0,
-            response: EngineResponse::from_hits(
+            response: EngineResponse::new(
+                Provenance::public(Runtime::Http),
                 results
                     .into_iter()
                     .enumerate()

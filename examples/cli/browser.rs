@@ -11,10 +11,8 @@ use crate::output::{CmdResult, print_json};
 pub struct BrowserArgs {
     #[command(subcommand)]
     command: BrowserCommand,
-    /// Use the persistent, logged-in profile under FERRET_HOME (the login
-    /// partition; needs pro mode).
-    #[arg(long, global = true)]
-    persistent: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
     /// Task space name (the same name reuses the same space).
     #[arg(long, global = true)]
     task_space: Option<String>,
@@ -31,7 +29,8 @@ pub struct BrowserArgs {
 
 #[derive(Debug, Subcommand)]
 enum BrowserCommand {
-    /// Which runtime runs (managed Chromium or an attached browser) and pro mode.
+    /// Probe both runtimes (managed Chromium, the attached browser at
+    /// FERRET_CDP_URL): usable or why not, version, endpoint; and pro mode.
     Status,
     /// Extract a search-engine result page in the browser.
     Search {
@@ -140,13 +139,10 @@ pub async fn run_pro(args: ProArgs) -> CmdResult {
 #[cfg(feature = "browser")]
 pub async fn run(args: BrowserArgs) -> CmdResult {
     use ferret::browser::modes;
-    use ferret::browser::{BrowserRuntime, ChromiumConfig, ChromiumRuntime, TaskSpaceSpec};
+    use ferret::browser::{BrowserRuntime, ChromiumRuntime, TaskSpaceSpec};
 
     let home = crate::setup::home()?;
-    let mut config = ChromiumConfig::from_env().home(&home);
-    if args.persistent {
-        config = config.persistent();
-    }
+    let config = args.choice.config()?;
     let space = match (&args.site, &args.task_space) {
         (Some(host), _) => TaskSpaceSpec::for_site(host),
         (None, Some(name)) => TaskSpaceSpec::new(name.clone()),
@@ -170,6 +166,9 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
         return print_json(&out);
     }
 
+    if let BrowserCommand::Status = &args.command {
+        return print_json(&modes::status_of(&config).await);
+    }
     let runtime = ChromiumRuntime::new(config).map_err(|e| e.to_string())?;
     let result = run_mode(&runtime, &home, args.command, space, args.json).await;
     let _ = runtime.shutdown().await;

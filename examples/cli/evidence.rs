@@ -42,6 +42,8 @@ pub struct FetchArgs {
     /// Same as `--format json`.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 pub async fn run_fetch(args: FetchArgs) -> CmdResult {
@@ -61,7 +63,7 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
         fetch::fetch_from_file(path, args.url.as_deref(), &options).map_err(|e| e.to_string())?
     } else {
         let url = args.url.as_deref().unwrap_or_default();
-        let setup = crate::setup::fetcher(args.browser)?;
+        let setup = crate::setup::fetcher(args.browser, &args.choice)?;
         let result = setup.fetcher.fetch(url, &options).await;
         setup.shutdown().await;
         result.map_err(|e| e.to_string())?
@@ -96,10 +98,12 @@ pub struct VerifyArgs {
     /// Print the `ferret.verify.v1` envelope.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 pub async fn run_verify(args: VerifyArgs) -> CmdResult {
-    let setup = crate::setup::fetcher(args.browser)?;
+    let setup = crate::setup::fetcher(args.browser, &args.choice)?;
     let report = setup.fetcher.verify(&args.url).await;
     setup.shutdown().await;
     if args.json {
@@ -146,6 +150,8 @@ pub struct ExtractArgs {
     /// Print the `ferret.extract.v1` envelope.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
@@ -159,9 +165,9 @@ pub async fn run_extract(args: ExtractArgs) -> CmdResult {
         }) {
         Err(reason) => StructuredOutcome::input_unreadable(url, reason),
         Ok(schema) => match read_html(&args, url).await {
-            Ok((html, final_url)) => {
+            Ok((html, final_url, provenance)) => {
                 let parsed = final_url.as_deref().and_then(|u| url::Url::parse(u).ok());
-                extract_structured(&html, parsed.as_ref(), &schema)
+                extract_structured(&html, parsed.as_ref(), &schema).read_by(provenance)
             }
             Err(outcome) => *outcome,
         },
@@ -193,11 +199,16 @@ pub async fn run_extract(args: ExtractArgs) -> CmdResult {
     })
 }
 
-/// The page's HTML (and final URL) for `extract`, or the fail-closed outcome.
+/// The page's HTML, final URL and who read it, for `extract`; or the
+/// fail-closed outcome.
 async fn read_html(
     args: &ExtractArgs,
     url: Option<&str>,
-) -> Result<(String, Option<String>), Box<ferret::evidence::structured::StructuredOutcome>> {
+) -> Result<
+    (String, Option<String>, ferret::core::Provenance),
+    Box<ferret::evidence::structured::StructuredOutcome>,
+> {
+    use ferret::core::{Provenance, Runtime};
     use ferret::evidence::structured::StructuredOutcome;
     if let Some(path) = &args.from_file {
         return std::fs::read(path)
@@ -205,6 +216,7 @@ async fn read_html(
                 (
                     String::from_utf8_lossy(&bytes).into_owned(),
                     url.map(str::to_string),
+                    Provenance::public(Runtime::Local),
                 )
             })
             .map_err(|e| {
@@ -215,7 +227,7 @@ async fn read_html(
             });
     }
     let url = url.unwrap_or_default();
-    let setup = crate::setup::fetcher(args.browser)
+    let setup = crate::setup::fetcher(args.browser, &args.choice)
         .map_err(|e| Box::new(StructuredOutcome::fetch_failed(Some(url), e)))?;
     let options = FetchOptions {
         include_html: true,
@@ -225,17 +237,29 @@ async fn read_html(
     let result = setup.fetcher.fetch(url, &options).await;
     setup.shutdown().await;
     match result {
-        Ok(page) if !page.ok => Err(Box::new(StructuredOutcome::fetch_blocked(
-            Some(url),
-            format!("{}: {}", page.verdict.as_str(), page.verdict_reason),
-        ))),
-        Ok(page) => Ok((page.html.unwrap_or_default(), Some(page.final_url))),
+        Ok(page) if !page.ok => Err(Box::new(
+            StructuredOutcome::fetch_blocked(
+                Some(url),
+                format!("{}: {}", page.verdict.as_str(), page.verdict_reason),
+            )
+            .read_by(page.provenance),
+        )),
+        Ok(page) => Ok((
+            page.html.unwrap_or_default(),
+            Some(page.final_url),
+            page.provenance,
+        )),
         Err(e) => {
+            let read = e.page().map(|p| p.provenance.clone());
             let blocked = e.page().is_some_and(|p| !p.ok);
-            Err(Box::new(if blocked {
+            let outcome = if blocked {
                 StructuredOutcome::fetch_blocked(Some(url), e.to_string())
             } else {
                 StructuredOutcome::fetch_failed(Some(url), e.to_string())
+            };
+            Err(Box::new(match read {
+                Some(p) => outcome.read_by(p),
+                None => outcome,
             }))
         }
     }
@@ -259,7 +283,7 @@ pub struct RefsArgs {
 }
 
 pub async fn run_refs(args: RefsArgs) -> CmdResult {
-    let setup = crate::setup::fetcher(BrowserMode::Never)?;
+    let setup = crate::setup::fetcher(BrowserMode::Never, &Default::default())?;
     let result = ferret::evidence::refs::fetch_refs(&setup.fetcher, &args.url).await;
     setup.shutdown().await;
     let refs = result.map_err(|e| e.to_string())?;

@@ -96,6 +96,8 @@ struct RunArgs {
     /// Print the `ferret.research.v1` report.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -161,6 +163,8 @@ struct EnrichArgs {
     /// Accepted for symmetry: the steps always print JSON.
     #[arg(long, hide = true)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 #[derive(Debug, Args)]
@@ -227,7 +231,7 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         None
     };
 
-    let fetch = crate::setup::fetcher(args.browser)?;
+    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
     let report = match rows {
         Some(results) => {
             let mut builder = Research::builder(fetch.fetcher.clone());
@@ -384,7 +388,7 @@ async fn run_enrich(args: EnrichArgs) -> CmdResult {
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
         .with_text(args.text);
-    let fetch = crate::setup::fetcher(args.browser)?;
+    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
     let enrichment = research::enrich_fetch(&fetch.fetcher, &plan, &results, &options).await;
     fetch.shutdown().await;
     print_json(&enrichment.map_err(|e| e.to_string())?)

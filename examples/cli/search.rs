@@ -111,6 +111,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         eprintln!("· {}", setup.notes.join("; "));
     }
 
+    let mut row_warnings = Vec::new();
     let response = if args.stdin_results {
         let mut text = String::new();
         if let Err(e) = std::io::stdin().read_to_string(&mut text) {
@@ -121,6 +122,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         for w in &rows.warnings {
             eprintln!("ferret: warning: {w}");
         }
+        row_warnings = rows.warnings.clone();
         if engines.is_empty() {
             options = options.without_engines();
         } else {
@@ -141,6 +143,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
     };
 
     let mut response = response;
+    response.warnings.extend(row_warnings);
     response.warnings.extend(setup.notes);
     if args.present {
         use ferret::evidence::presentation::{PresentOptions, present};

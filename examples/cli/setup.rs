@@ -133,10 +133,84 @@ pub async fn open_local_index(
     Ok(index)
 }
 
+/// Which browser a command may open: `--runtime`, `--profile` (and its
+/// older spelling `--persistent`). Flattened into every command that may
+/// open a browser.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct BrowserChoice {
+    /// Which browser: auto (launch Chromium; attach to FERRET_CDP_URL only
+    /// if it cannot start), managed (only a Chromium Ferret launches) or
+    /// attached (only the browser at FERRET_CDP_URL: the user's own, the
+    /// login partition, needs pro mode unless FERRET_CDP_PARTITION=public).
+    /// Default: FERRET_BROWSER_RUNTIME, else auto.
+    #[arg(long, global = true, value_name = "auto|managed|attached")]
+    pub runtime: Option<RuntimeArg>,
+    /// ephemeral (a fresh profile per launch: the public partition) or
+    /// login (the persistent profile under FERRET_HOME: the login
+    /// partition, needs pro mode).
+    #[arg(long, global = true, value_name = "ephemeral|login")]
+    pub profile: Option<ProfileArg>,
+    /// The same as `--profile login`.
+    #[arg(long, global = true)]
+    pub persistent: bool,
+}
+
+/// `--runtime`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuntimeArg {
+    /// Launch Chromium, else attach.
+    Auto,
+    /// Only a launched Chromium.
+    Managed,
+    /// Only the browser at FERRET_CDP_URL.
+    Attached,
+}
+
+/// `--profile`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// A fresh temporary profile (public).
+    Ephemeral,
+    /// The persistent profile under FERRET_HOME (login).
+    Login,
+}
+
+#[cfg(feature = "browser")]
+impl BrowserChoice {
+    /// The Chromium configuration: the environment, then these flags.
+    pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, String> {
+        use ferret::browser::{ChromiumConfig, RuntimeChoice};
+        if self.persistent && self.profile == Some(ProfileArg::Ephemeral) {
+            return Err("--persistent and --profile ephemeral contradict each other".into());
+        }
+        let mut config = ChromiumConfig::from_env()
+            .map_err(|e| e.to_string())?
+            .home(home()?);
+        if let Some(r) = self.runtime {
+            config = config.runtime(match r {
+                RuntimeArg::Auto => RuntimeChoice::Auto,
+                RuntimeArg::Managed => RuntimeChoice::Managed,
+                RuntimeArg::Attached => RuntimeChoice::Attached,
+            });
+        }
+        if self.persistent || self.profile == Some(ProfileArg::Login) {
+            config = config.persistent();
+        }
+        Ok(config)
+    }
+
+    /// The runtime for these flags (refused here when it reads in the
+    /// login partition and pro mode is off).
+    pub fn runtime(&self) -> Result<ferret::browser::ChromiumRuntime, String> {
+        ferret::browser::ChromiumRuntime::new(self.config()?).map_err(|e| e.to_string())
+    }
+}
+
 /// The adaptive fetcher the CLI uses: the URL guard from the environment
 /// (`FERRET_ALLOW_PRIVATE_URLS`, `FERRET_STRICT_SSRF`), `GITHUB_TOKEN` for the
-/// GitHub API, and — with the `browser` feature — a managed Chromium that
-/// starts only if a page needs it. Call [`FetchSetup::shutdown`] at the end.
+/// GitHub API, and — with the `browser` feature — the browser `choice`
+/// picks, started only if a page needs it. Call [`FetchSetup::shutdown`] at
+/// the end.
 pub struct FetchSetup {
     /// The fetcher.
     pub fetcher: ferret::evidence::fetch::Fetcher,
@@ -155,8 +229,11 @@ impl FetchSetup {
     }
 }
 
-/// Build the fetcher for `mode`.
-pub fn fetcher(mode: ferret::evidence::fetch::BrowserMode) -> Result<FetchSetup, String> {
+/// Build the fetcher for `mode` with the browser `choice` picks.
+pub fn fetcher(
+    mode: ferret::evidence::fetch::BrowserMode,
+    choice: &BrowserChoice,
+) -> Result<FetchSetup, String> {
     use ferret::evidence::fetch::{BrowserMode, Fetcher};
     let guard = ferret::core::guard::UrlGuard::from_env();
     let mut builder = Fetcher::builder()
@@ -173,15 +250,16 @@ pub fn fetcher(mode: ferret::evidence::fetch::BrowserMode) -> Result<FetchSetup,
     let runtime = if mode == BrowserMode::Never {
         None
     } else {
-        use ferret::browser::{ChromiumConfig, ChromiumRuntime};
-        let config = ChromiumConfig::from_env().home(home()?);
-        let rt = Arc::new(ChromiumRuntime::new(config).map_err(|e| e.to_string())?);
+        let rt = Arc::new(choice.runtime()?);
         builder = builder.browser(rt.clone());
         Some(rt)
     };
     #[cfg(not(feature = "browser"))]
-    if mode == BrowserMode::Required {
-        return Err("--browser required needs the `browser` feature".into());
+    {
+        let _ = choice;
+        if mode == BrowserMode::Required {
+            return Err("--browser required needs the `browser` feature".into());
+        }
     }
     let fetcher = builder.build().map_err(|e| e.to_string())?;
     Ok(FetchSetup {

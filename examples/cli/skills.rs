@@ -14,6 +14,8 @@ pub struct SkillsArgs {
     /// Print the JSON envelope (list and show print for people otherwise).
     #[arg(long, global = true)]
     json: bool,
+    #[command(flatten)]
+    choice: crate::setup::BrowserChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -56,7 +58,7 @@ enum SkillsCommand {
 pub async fn run(args: SkillsArgs) -> CmdResult {
     use std::sync::Arc;
 
-    use ferret::browser::{BrowserRuntime, ChromiumConfig, ChromiumRuntime};
+    use ferret::browser::BrowserRuntime;
     use ferret::site_skills::{SiteTools, commands, registry::Registry};
 
     let registry = Arc::new(Registry::from_env());
@@ -102,10 +104,7 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
         }
         SkillsCommand::Tools => print_json(&ferret::site_skills::agent::tool_definitions()),
         SkillsCommand::Navigate { url } => {
-            let runtime = Arc::new(
-                ChromiumRuntime::new(ChromiumConfig::from_env().home(crate::setup::home()?))
-                    .map_err(|e| e.to_string())?,
-            );
+            let runtime = Arc::new(args.choice.runtime()?);
             let tools = SiteTools::new(registry, runtime.clone());
             let out = commands::navigate(&tools, &url).await;
             let _ = runtime.shutdown().await;
@@ -122,10 +121,7 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
                 .map(commands::parse_args_json)
                 .transpose()
                 .map_err(|e| e.to_string())?;
-            let runtime = Arc::new(
-                ChromiumRuntime::new(ChromiumConfig::from_env().home(crate::setup::home()?))
-                    .map_err(|e| e.to_string())?,
-            );
+            let runtime = Arc::new(args.choice.runtime()?);
             let tools = SiteTools::new(registry, runtime.clone());
             let out = commands::run(&tools, &site, &tool, parsed.as_ref(), url.as_deref()).await;
             let _ = runtime.shutdown().await;

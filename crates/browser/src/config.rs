@@ -7,10 +7,19 @@ use std::time::Duration;
 use ferret_core::Partition;
 use ferret_core::guard::UrlGuard;
 
+use crate::error::BrowserError;
+
 /// The environment variable naming the Chromium executable.
 pub const CHROMIUM_ENV: &str = "FERRET_CHROMIUM";
 /// The environment variable naming a running browser's CDP endpoint.
 pub const CDP_URL_ENV: &str = "FERRET_CDP_URL";
+/// The environment variable choosing the runtime: `auto`, `managed` or
+/// `attached`.
+pub const RUNTIME_ENV: &str = "FERRET_BROWSER_RUNTIME";
+/// The environment variable declaring what partition the attached endpoint
+/// reads in: `login` (the default: the user's own browser) or `public` (a
+/// pool of clean browsers without any user session).
+pub const CDP_PARTITION_ENV: &str = "FERRET_CDP_PARTITION";
 /// The environment variable naming Ferret's data folder.
 pub const HOME_ENV: &str = "FERRET_HOME";
 /// Where Chromium is looked for when nothing else is said.
@@ -18,26 +27,49 @@ pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 /// The persistent profile's folder name under the Ferret home.
 pub const PROFILE_DIR_NAME: &str = "browser-profile";
 
-/// Which runtime to use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which runtime to run (`--runtime`, `FERRET_BROWSER_RUNTIME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RuntimeChoice {
-    /// Launch Chromium from this executable.
-    Managed {
-        /// The executable (never downloaded).
-        executable: PathBuf,
-    },
-    /// Connect to a running browser: `http://host:port` or `ws://…`.
-    Attached {
-        /// The CDP endpoint.
-        endpoint: String,
-    },
-    /// Launch if possible, else attach to `endpoint` (when given).
-    Auto {
-        /// The executable to try first.
-        executable: PathBuf,
-        /// The endpoint to fall back to.
-        endpoint: Option<String>,
-    },
+    /// Launch Chromium from [`ChromiumConfig::executable`]; attach to
+    /// [`ChromiumConfig::endpoint`] (when given) only if it cannot start.
+    #[default]
+    Auto,
+    /// Only a Chromium Ferret launches from [`ChromiumConfig::executable`].
+    Managed,
+    /// Only the running browser at [`ChromiumConfig::endpoint`].
+    Attached,
+}
+
+impl RuntimeChoice {
+    /// `auto`, `managed` or `attached`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuntimeChoice::Auto => "auto",
+            RuntimeChoice::Managed => "managed",
+            RuntimeChoice::Attached => "attached",
+        }
+    }
+}
+
+impl std::fmt::Display for RuntimeChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for RuntimeChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(RuntimeChoice::Auto),
+            "managed" => Ok(RuntimeChoice::Managed),
+            "attached" => Ok(RuntimeChoice::Attached),
+            other => Err(format!(
+                "unknown browser runtime {other:?}: use auto, managed or attached"
+            )),
+        }
+    }
 }
 
 /// Which browser profile a managed runtime uses.
@@ -69,6 +101,17 @@ impl Profile {
 pub struct ChromiumConfig {
     /// Managed, attached or auto.
     pub runtime: RuntimeChoice,
+    /// The Chromium a managed runtime launches (never downloaded).
+    pub executable: PathBuf,
+    /// The running browser's CDP endpoint (`http://host:port` or `ws://…`)
+    /// an attached runtime reaches.
+    pub endpoint: Option<String>,
+    /// The partition an attached browser reads in: [`Partition::Login`]
+    /// (the default: the user's own browser, with its sessions; needs pro
+    /// mode) or [`Partition::Public`] for an endpoint declared to be a pool
+    /// of clean browsers without any user session (no pro mode; its reads
+    /// are public and cache eligible).
+    pub attached_partition: Partition,
     /// The profile a managed browser uses.
     pub profile: Profile,
     /// Ferret's data folder (pro-mode state, persistent profile).
@@ -99,9 +142,10 @@ impl ChromiumConfig {
     /// A managed runtime on an ephemeral profile launching `executable`.
     pub fn managed(executable: impl Into<PathBuf>) -> Self {
         ChromiumConfig {
-            runtime: RuntimeChoice::Managed {
-                executable: executable.into(),
-            },
+            runtime: RuntimeChoice::Managed,
+            executable: executable.into(),
+            endpoint: None,
+            attached_partition: Partition::Login,
             profile: Profile::Ephemeral,
             home: default_home(None),
             headless: true,
@@ -120,40 +164,76 @@ impl ChromiumConfig {
     /// `ws://…`).
     pub fn attached(endpoint: impl Into<String>) -> Self {
         ChromiumConfig {
-            runtime: RuntimeChoice::Attached {
-                endpoint: endpoint.into(),
-            },
+            runtime: RuntimeChoice::Attached,
+            endpoint: Some(endpoint.into()),
             ..Self::managed(DEFAULT_CHROMIUM)
         }
     }
 
-    /// Configuration from the environment: `FERRET_CHROMIUM` (default
-    /// `/usr/bin/chromium`), `FERRET_CDP_URL` (auto falls back to it),
+    /// Configuration from the environment: `FERRET_BROWSER_RUNTIME`
+    /// (`auto`, the default, `managed` or `attached`), `FERRET_CHROMIUM`
+    /// (default `/usr/bin/chromium`), `FERRET_CDP_URL` (the attached
+    /// endpoint; auto falls back to it), `FERRET_CDP_PARTITION` (`login`,
+    /// the default, or `public` for a declared pool of clean browsers),
     /// `FERRET_HOME` (default `~/.local/share/ferret`), and the guard from
-    /// `FERRET_ALLOW_PRIVATE_URLS` / `FERRET_STRICT_SSRF`. For the edges of a
-    /// program only (CLI, examples).
-    pub fn from_env() -> Self {
+    /// `FERRET_ALLOW_PRIVATE_URLS` / `FERRET_STRICT_SSRF`. For the edges of
+    /// a program only (CLI, examples).
+    ///
+    /// Errors: an unknown runtime or partition name.
+    pub fn from_env() -> Result<Self, BrowserError> {
         Self::from_env_with(|name| std::env::var(name).ok())
     }
 
     /// Like [`ChromiumConfig::from_env`], reading variables through `lookup`.
-    pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Self {
+    pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BrowserError> {
         let non_empty = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         let executable =
             PathBuf::from(non_empty(CHROMIUM_ENV).unwrap_or_else(|| DEFAULT_CHROMIUM.to_string()));
-        let endpoint = non_empty(CDP_URL_ENV);
         let home =
             default_home(non_empty(HOME_ENV).map(PathBuf::from).or_else(|| {
                 non_empty("HOME").map(|h| PathBuf::from(h).join(".local/share/ferret"))
             }));
-        let mut config = Self::managed(executable.clone());
-        config.runtime = RuntimeChoice::Auto {
-            executable,
-            endpoint,
+        let mut config = Self::managed(executable);
+        config.runtime = match non_empty(RUNTIME_ENV) {
+            Some(r) => r
+                .parse()
+                .map_err(|e: String| BrowserError::invalid(format!("{RUNTIME_ENV}: {e}")))?,
+            None => RuntimeChoice::Auto,
         };
+        config.endpoint = non_empty(CDP_URL_ENV);
+        if let Some(p) = non_empty(CDP_PARTITION_ENV) {
+            config.attached_partition = p
+                .parse()
+                .map_err(|e: String| BrowserError::invalid(format!("{CDP_PARTITION_ENV}: {e}")))?;
+        }
         config.home = home;
         config.guard = UrlGuard::from_env_with(&lookup);
-        config
+        Ok(config)
+    }
+
+    /// Run `choice` (e.g. from `--runtime`, which wins over the
+    /// environment).
+    pub fn runtime(mut self, choice: RuntimeChoice) -> Self {
+        self.runtime = choice;
+        self
+    }
+
+    /// Declare what partition the attached browser reads in (see
+    /// [`ChromiumConfig::attached_partition`]).
+    pub fn attached_as(mut self, partition: Partition) -> Self {
+        self.attached_partition = partition;
+        self
+    }
+
+    /// The partition a browser of `kind` reads in under this
+    /// configuration: an attached browser's is [`Self::attached_partition`],
+    /// a managed one's its profile's.
+    pub fn partition_of(&self, kind: crate::RuntimeKind) -> Partition {
+        match (kind, &self.profile) {
+            (crate::RuntimeKind::Attached, _) => self.attached_partition,
+            (crate::RuntimeKind::Managed, Profile::Persistent { .. }) => Partition::Login,
+            (crate::RuntimeKind::Managed, Profile::Ephemeral) => Partition::Public,
+        }
     }
 
     /// Use the persistent profile under [`ChromiumConfig::home`] (the login
@@ -199,14 +279,16 @@ impl ChromiumConfig {
         self
     }
 
-    /// The partition this configuration produces: `login` for a persistent
-    /// profile or any attach, `public` otherwise (auto counts as public until
-    /// it falls back to attaching).
+    /// The partition this configuration produces before any browser runs:
+    /// an attached choice reads in [`Self::attached_partition`], a
+    /// persistent profile in `login`, otherwise `public` (auto counts as a
+    /// managed launch until it falls back to attaching).
     pub fn partition(&self) -> Partition {
-        match (&self.runtime, &self.profile) {
-            (RuntimeChoice::Attached { .. }, _) => Partition::Login,
-            (_, Profile::Persistent { .. }) => Partition::Login,
-            _ => Partition::Public,
+        match self.runtime {
+            RuntimeChoice::Attached => self.partition_of(crate::RuntimeKind::Attached),
+            RuntimeChoice::Managed | RuntimeChoice::Auto => {
+                self.partition_of(crate::RuntimeKind::Managed)
+            }
         }
     }
 }
@@ -238,14 +320,11 @@ mod tests {
             "FERRET_CDP_URL" => Some("http://127.0.0.1:9222".into()),
             "FERRET_HOME" => Some("/data/ferret".into()),
             _ => None,
-        });
-        assert_eq!(
-            config.runtime,
-            RuntimeChoice::Auto {
-                executable: "/opt/chrome".into(),
-                endpoint: Some("http://127.0.0.1:9222".into())
-            }
-        );
+        })
+        .unwrap();
+        assert_eq!(config.runtime, RuntimeChoice::Auto);
+        assert_eq!(config.executable, PathBuf::from("/opt/chrome"));
+        assert_eq!(config.endpoint.as_deref(), Some("http://127.0.0.1:9222"));
         assert_eq!(config.home, PathBuf::from("/data/ferret"));
         assert_eq!(config.partition(), Partition::Public);
         let p = config.persistent();
@@ -261,18 +340,59 @@ mod tests {
     #[test]
     fn defaults_without_environment() {
         let config =
-            ChromiumConfig::from_env_with(|name| (name == "HOME").then(|| "/home/u".to_string()));
-        assert_eq!(
-            config.runtime,
-            RuntimeChoice::Auto {
-                executable: DEFAULT_CHROMIUM.into(),
-                endpoint: None
-            }
-        );
+            ChromiumConfig::from_env_with(|name| (name == "HOME").then(|| "/home/u".to_string()))
+                .unwrap();
+        assert_eq!(config.runtime, RuntimeChoice::Auto);
+        assert_eq!(config.executable, PathBuf::from(DEFAULT_CHROMIUM));
+        assert_eq!(config.endpoint, None);
         assert_eq!(config.home, PathBuf::from("/home/u/.local/share/ferret"));
         assert!(!config.guard.allows_private());
         assert_eq!(
             ChromiumConfig::attached("ws://x").partition(),
+            Partition::Login
+        );
+    }
+
+    #[test]
+    fn the_runtime_and_the_attached_partition_come_from_the_environment() {
+        let config = ChromiumConfig::from_env_with(|name| match name {
+            "FERRET_BROWSER_RUNTIME" => Some("Attached".into()),
+            "FERRET_CDP_URL" => Some("http://127.0.0.1:9222".into()),
+            "FERRET_CDP_PARTITION" => Some("public".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(config.runtime, RuntimeChoice::Attached);
+        assert_eq!(config.partition(), Partition::Public);
+        let bad = ChromiumConfig::from_env_with(|name| {
+            (name == "FERRET_BROWSER_RUNTIME").then(|| "remote".to_string())
+        });
+        assert!(
+            bad.unwrap_err()
+                .to_string()
+                .contains("auto, managed or attached")
+        );
+        let bad = ChromiumConfig::from_env_with(|name| {
+            (name == "FERRET_CDP_PARTITION").then(|| "shared".to_string())
+        });
+        assert!(
+            bad.unwrap_err()
+                .to_string()
+                .contains("FERRET_CDP_PARTITION")
+        );
+    }
+
+    #[test]
+    fn a_managed_choice_ignores_the_attached_partition() {
+        let config = ChromiumConfig::managed("/usr/bin/chromium").attached_as(Partition::Public);
+        assert_eq!(config.partition(), Partition::Public);
+        assert_eq!(
+            config.partition_of(crate::RuntimeKind::Attached),
+            Partition::Public
+        );
+        let login = ChromiumConfig::attached("http://127.0.0.1:1");
+        assert_eq!(
+            login.partition_of(crate::RuntimeKind::Attached),
             Partition::Login
         );
     }

@@ -11,7 +11,7 @@ use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use crate::chromium::process;
-use crate::config::{ChromiumConfig, DEFAULT_CHROMIUM, Profile, RuntimeChoice};
+use crate::config::{ChromiumConfig, Profile};
 use crate::error::BrowserError;
 use crate::pro_mode;
 
@@ -58,12 +58,7 @@ pub async fn login(
              WAYLAND_DISPLAY is not set); run `ferret browser login` on a desktop session",
         ));
     }
-    let executable: PathBuf = match &config.runtime {
-        RuntimeChoice::Managed { executable } | RuntimeChoice::Auto { executable, .. } => {
-            executable.clone()
-        }
-        RuntimeChoice::Attached { .. } => PathBuf::from(DEFAULT_CHROMIUM),
-    };
+    let executable: PathBuf = config.executable.clone();
     let mut visible = config.clone();
     visible.headless = false;
     visible.profile = Profile::persistent_in(&config.home);

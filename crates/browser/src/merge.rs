@@ -81,7 +81,7 @@ use std::path::Path;
 
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
 use ferret_core::rows::json_kind;
-use ferret_core::{Partition, Provenance};
+use ferret_core::{Partition, Provenance, ProvenanceClaim, Runtime};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -96,9 +96,6 @@ pub const SERP_SNIPPET_CHARS: usize = 500;
 
 /// Characters of a `body` item's page text kept as its snippet (seed 000).
 pub const BODY_SNIPPET_CHARS: usize = 800;
-
-/// The `runtime` recorded when an input does not say which produced it.
-pub const UNKNOWN_RUNTIME: &str = "unknown";
 
 /// The schemas [`MergeInput`] accepts, and which shape each is.
 pub const ACCEPTED_SCHEMAS: &[(&str, InputShape)] = &[
@@ -229,66 +226,6 @@ pub enum MergeError {
     },
 }
 
-/// Provenance fields as an input file carried them (all optional: older or
-/// hand-written files may lack any of them).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileProvenance {
-    /// `search_partition`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub search_partition: Option<String>,
-    /// `login_state_used`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub login_state_used: Option<bool>,
-    /// `auth_partition`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub auth_partition: Option<String>,
-    /// `cache_eligible`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_eligible: Option<bool>,
-    /// `merge_with_public_ok`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merge_with_public_ok: Option<bool>,
-    /// `runtime`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub runtime: Option<String>,
-}
-
-impl FileProvenance {
-    /// No provenance field at all.
-    pub fn is_empty(&self) -> bool {
-        self.search_partition.is_none()
-            && self.login_state_used.is_none()
-            && self.auth_partition.is_none()
-            && self.cache_eligible.is_none()
-            && self.merge_with_public_ok.is_none()
-            && self.runtime.is_none()
-    }
-
-    /// Any field marks login data (the markers of [`Provenance::is_login`]):
-    /// partition `login`, `login_state_used`, an `auth_partition` starting
-    /// with `login`, or `cache_eligible: false`.
-    pub fn says_login(&self) -> bool {
-        self.search_partition
-            .as_deref()
-            .is_some_and(|p| p.eq_ignore_ascii_case("login"))
-            || self.login_state_used == Some(true)
-            || self
-                .auth_partition
-                .as_deref()
-                .is_some_and(|a| a.starts_with("login"))
-            || self.cache_eligible == Some(false)
-    }
-
-    /// `self` when it has any field, else `fallback`.
-    fn or(self, fallback: &FileProvenance) -> FileProvenance {
-        if self.is_empty() {
-            fallback.clone()
-        } else {
-            self
-        }
-    }
-}
-
 /// One item read from an input, before merging.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputItem {
@@ -318,7 +255,7 @@ pub struct InputItem {
     /// The provenance fields the input gave this item (its own, or its
     /// envelope's).
     #[serde(default)]
-    pub file_provenance: FileProvenance,
+    pub file_provenance: ProvenanceClaim,
 }
 
 /// One side's input: its items and where they came from.
@@ -438,7 +375,7 @@ struct FusedRowView {
     published_at: Option<String>,
     #[serde(default)]
     sources: Vec<SourceView>,
-    provenance: Option<FileProvenance>,
+    provenance: Option<ProvenanceClaim>,
 }
 
 #[derive(Deserialize)]
@@ -454,7 +391,7 @@ struct EnvelopeView {
     #[serde(default)]
     details: Vec<Value>,
     #[serde(flatten)]
-    provenance: FileProvenance,
+    provenance: ProvenanceClaim,
 }
 
 #[derive(Deserialize)]
@@ -464,9 +401,9 @@ struct RowView {
     snippet: Option<String>,
     published_at: Option<String>,
     engine: Option<String>,
-    provenance: Option<FileProvenance>,
+    provenance: Option<ProvenanceClaim>,
     #[serde(flatten)]
-    flat_provenance: FileProvenance,
+    flat_provenance: ProvenanceClaim,
 }
 
 #[derive(Deserialize)]
@@ -480,9 +417,9 @@ struct PageView {
     text: Option<String>,
     published_at: Option<String>,
     quality: Option<Value>,
-    provenance: Option<FileProvenance>,
+    provenance: Option<ProvenanceClaim>,
     #[serde(flatten)]
-    flat_provenance: FileProvenance,
+    flat_provenance: ProvenanceClaim,
 }
 
 type Parsed = (Option<String>, Option<String>, Vec<InputItem>);
@@ -570,7 +507,7 @@ impl Reader<'_> {
         shape: InputShape,
         rows: Vec<Value>,
         engine: Option<&str>,
-        envelope: &FileProvenance,
+        envelope: &ProvenanceClaim,
         at: &str,
     ) -> Result<Vec<InputItem>, MergeError> {
         let mut items = Vec::with_capacity(rows.len());
@@ -606,7 +543,7 @@ impl Reader<'_> {
         shape: InputShape,
         at: &str,
         value: Value,
-        envelope: &FileProvenance,
+        envelope: &ProvenanceClaim,
     ) -> Result<InputItem, MergeError> {
         let page: PageView = self.parse(shape, at, value)?;
         let provenance = page
@@ -646,7 +583,7 @@ impl Reader<'_> {
 
     /// A one-page envelope (`ferret browser fetch`, `ferret fetch`).
     fn one_page(&self, shape: InputShape, value: Value) -> Result<Parsed, MergeError> {
-        let item = self.page(shape, "the envelope", value, &FileProvenance::default())?;
+        let item = self.page(shape, "the envelope", value, &ProvenanceClaim::default())?;
         Ok((None, None, vec![item]))
     }
 
@@ -677,7 +614,7 @@ impl Reader<'_> {
             InputShape::Array,
             rows,
             None,
-            &FileProvenance::default(),
+            &ProvenanceClaim::default(),
             "",
         )?;
         Ok((None, None, items))
@@ -1027,14 +964,14 @@ impl ProvenanceNotes {
 
 fn item_provenance(
     side: Partition,
-    file: &FileProvenance,
+    file: &ProvenanceClaim,
     notes: &mut ProvenanceNotes,
 ) -> Provenance {
     let runtime = file
         .runtime
-        .clone()
-        .filter(|r| !r.trim().is_empty())
-        .unwrap_or_else(|| UNKNOWN_RUNTIME.to_string());
+        .as_deref()
+        .and_then(Runtime::parse)
+        .unwrap_or(Runtime::Unknown);
     let says_login = file.says_login();
     if side == Partition::Public && !says_login {
         return Provenance::public(runtime);

@@ -6,18 +6,20 @@
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use ferret_core::Provenance;
+use ferret_core::{Partition, Provenance};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use url::Url;
 
+use crate::chromium::ChromiumRuntime;
+use crate::config::{ChromiumConfig, RuntimeChoice};
 use crate::content;
 use crate::error::BrowserError;
 use crate::pro_mode::{self, ProModeStatus};
 use crate::quality::{self, Quality};
 use crate::runtime::{
-    BlockedRequest, BrowserRuntime, RenderOptions, RenderedPage, RuntimeStatus, TaskSpaceSpec,
-    WaitFor,
+    BlockedRequest, BrowserRuntime, RenderOptions, RenderedPage, RuntimeKind, RuntimeStatus,
+    TaskSpaceSpec, WaitFor,
 };
 use crate::scripts;
 use crate::serp::{self, RawRow, SerpDropped, SerpEngine, SerpRow, SerpStatus, TimeWindow};
@@ -706,14 +708,47 @@ fn api_data(r: &Value) -> ApiData {
 pub struct StatusOutput {
     /// `ferret.browser.status.v1`.
     pub schema: String,
-    /// The runtime (when it could be reached).
+    /// The runtime asked for: `auto`, `managed` or `attached`.
+    pub choice: String,
+    /// The runtime the choice runs (when it could be reached).
     pub runtime: Option<RuntimeStatus>,
     /// Why it could not, if it could not.
     pub error: Option<String>,
+    /// Each runtime probed on its own: usable or why not.
+    pub runtimes: RuntimeProbes,
     /// Pro mode.
     pub pro_mode: ProModeStatus,
     /// When this was taken.
     pub checked_at: DateTime<Utc>,
+}
+
+/// Both runtimes, each probed on its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuntimeProbes {
+    /// A Chromium Ferret launches.
+    pub managed: RuntimeProbe,
+    /// The browser at `FERRET_CDP_URL`.
+    pub attached: RuntimeProbe,
+}
+
+/// One runtime's probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuntimeProbe {
+    /// It started (or answered) and can be used now.
+    pub usable: bool,
+    /// Why not, and what to do, when it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The browser's product string, when it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The executable (managed) or the endpoint (attached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// The partition its reads belong to.
+    pub partition: Partition,
+    /// Its reads need pro mode (the login partition).
+    pub needs_pro_mode: bool,
 }
 
 /// Report the runtime (connecting to it) and pro mode. A runtime that cannot
@@ -725,10 +760,138 @@ pub async fn status(rt: &dyn BrowserRuntime, home: &std::path::Path) -> StatusOu
     };
     StatusOutput {
         schema: "ferret.browser.status.v1".into(),
+        choice: String::new(),
         runtime,
         error,
+        runtimes: RuntimeProbes {
+            managed: RuntimeProbe::unprobed(Partition::Public),
+            attached: RuntimeProbe::unprobed(Partition::Login),
+        },
         pro_mode: pro_mode::status(home),
         checked_at: Utc::now(),
+    }
+}
+
+/// `ferret browser status`: the runtime `config` chooses (connecting to
+/// it), and each runtime probed on its own — a managed launch, and the
+/// attached endpoint (connected to only when pro mode allows it or it is a
+/// declared public pool; otherwise only checked for an answer on its port).
+pub async fn status_of(config: &ChromiumConfig) -> StatusOutput {
+    let (managed, attached) = tokio::join!(probe_managed(config), probe_attached(config));
+    let mut out = match ChromiumRuntime::new(config.clone()) {
+        Ok(rt) => {
+            let out = status(&rt, &config.home).await;
+            let _ = rt.shutdown().await;
+            out
+        }
+        Err(e) => StatusOutput {
+            error: Some(e.to_string()),
+            ..status_unconnected(&config.home)
+        },
+    };
+    out.choice = config.runtime.as_str().to_string();
+    out.runtimes = RuntimeProbes { managed, attached };
+    out
+}
+
+fn status_unconnected(home: &std::path::Path) -> StatusOutput {
+    StatusOutput {
+        schema: "ferret.browser.status.v1".into(),
+        choice: String::new(),
+        runtime: None,
+        error: None,
+        runtimes: RuntimeProbes {
+            managed: RuntimeProbe::unprobed(Partition::Public),
+            attached: RuntimeProbe::unprobed(Partition::Login),
+        },
+        pro_mode: pro_mode::status(home),
+        checked_at: Utc::now(),
+    }
+}
+
+impl RuntimeProbe {
+    fn unprobed(partition: Partition) -> Self {
+        RuntimeProbe {
+            usable: false,
+            reason: Some("not probed".into()),
+            version: None,
+            location: None,
+            partition,
+            needs_pro_mode: partition == Partition::Login,
+        }
+    }
+}
+
+async fn probe_managed(config: &ChromiumConfig) -> RuntimeProbe {
+    let partition = config.partition_of(RuntimeKind::Managed);
+    let managed = config.clone().runtime(RuntimeChoice::Managed);
+    let mut probe = RuntimeProbe {
+        location: Some(config.executable.display().to_string()),
+        ..RuntimeProbe::unprobed(partition)
+    };
+    probe_with(managed, &mut probe).await;
+    probe
+}
+
+async fn probe_attached(config: &ChromiumConfig) -> RuntimeProbe {
+    let partition = config.attached_partition;
+    let mut probe = RuntimeProbe::unprobed(partition);
+    let Some(endpoint) = config.endpoint.clone() else {
+        probe.reason = Some(format!(
+            "no endpoint: set {} to the DevTools address of a running browser",
+            crate::config::CDP_URL_ENV
+        ));
+        return probe;
+    };
+    probe.location = Some(endpoint.clone());
+    if partition == Partition::Login && !pro_mode::is_enabled(&config.home) {
+        probe.reason = Some(format!(
+            "{}; pro mode is off, so Ferret does not connect to it: turn pro mode on with `{}`",
+            answers_on_port(&endpoint).await,
+            pro_mode::ENABLE_COMMAND
+        ));
+        return probe;
+    }
+    let attached = config.clone().runtime(RuntimeChoice::Attached);
+    probe_with(attached, &mut probe).await;
+    probe
+}
+
+/// Connects a runtime for `config`, records its version or why it failed,
+/// and shuts it down.
+async fn probe_with(config: ChromiumConfig, probe: &mut RuntimeProbe) {
+    let rt = match ChromiumRuntime::new(config) {
+        Ok(rt) => rt,
+        Err(e) => {
+            probe.reason = Some(e.to_string());
+            return;
+        }
+    };
+    match rt.status().await {
+        Ok(s) => {
+            probe.usable = true;
+            probe.reason = None;
+            probe.version = s.browser_version;
+        }
+        Err(e) => probe.reason = Some(e.to_string()),
+    }
+    let _ = rt.shutdown().await;
+}
+
+/// Whether something accepts connections at the endpoint's host and port
+/// (without speaking to it).
+async fn answers_on_port(endpoint: &str) -> String {
+    let Some(addr) = url::Url::parse(endpoint)
+        .ok()
+        .and_then(|u| Some(format!("{}:{}", u.host_str()?, u.port_or_known_default()?)))
+    else {
+        return format!("{endpoint:?} is not a URL");
+    };
+    let connect = tokio::net::TcpStream::connect(addr.clone());
+    match tokio::time::timeout(std::time::Duration::from_secs(2), connect).await {
+        Ok(Ok(_)) => format!("something answers at {addr}"),
+        Ok(Err(e)) => format!("nothing answers at {addr} ({e})"),
+        Err(_) => format!("nothing answers at {addr} (no answer within 2 s)"),
     }
 }
 

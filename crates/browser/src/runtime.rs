@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::guard::UrlGuard;
-use ferret_core::{Partition, Provenance};
+use ferret_core::{Partition, Provenance, Runtime};
 use serde::{Deserialize, Serialize};
 
 use crate::error::BrowserError;
@@ -39,6 +39,14 @@ impl RuntimeKind {
         match self {
             RuntimeKind::Managed => "chromium-managed",
             RuntimeKind::Attached => "chromium-attached",
+        }
+    }
+
+    /// The provenance runtime of a read by this kind of browser.
+    pub fn runtime(self) -> Runtime {
+        match self {
+            RuntimeKind::Managed => Runtime::ChromiumManaged,
+            RuntimeKind::Attached => Runtime::ChromiumAttached,
         }
     }
 }

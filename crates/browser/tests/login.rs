@@ -245,10 +245,9 @@ fn main() {
 
         h.run("auto_falls_back_to_attached", async {
             let mut config = support::test_config().home(home.path());
-            config.runtime = RuntimeChoice::Auto {
-                executable: "/nonexistent/chromium".into(),
-                endpoint: Some(endpoint.clone()),
-            };
+            config.runtime = RuntimeChoice::Auto;
+            config.executable = "/nonexistent/chromium".into();
+            config.endpoint = Some(endpoint.clone());
             let rt = ChromiumRuntime::new(config.clone()).expect("auto runtime");
             let status = rt.status().await.expect("status");
             assert_eq!(status.runtime, Some(RuntimeKind::Attached));

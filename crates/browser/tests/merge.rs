@@ -18,7 +18,7 @@ use ferret_browser::serp::{SerpDropped, SerpRow, SerpStatus};
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
 use ferret_core::response::{EVIDENCE_POLICY, EngineReport, EngineStatus, SEARCH_SCHEMA};
 use ferret_core::{
-    Intent, Mode, Partition, Provenance, Scores, SearchResponse, SearchResult, SourceHit,
+    Intent, Mode, Partition, Provenance, Runtime, Scores, SearchResponse, SearchResult, SourceHit,
 };
 use proptest::prelude::*;
 
@@ -113,13 +113,14 @@ fn fused(original_url: &str, title: &str, snippet: &str, engines: &[&str]) -> Se
                 rank: i as u32 + 1,
                 sub_query: "rust merge".into(),
                 url: original_url.into(),
+                provenance: Provenance::public(Runtime::Http),
             })
             .collect(),
         scores: Scores::default(),
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::public("http"),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 
@@ -166,11 +167,11 @@ fn login_input<T: serde::Serialize>(value: &T) -> MergeInput {
 }
 
 fn login_prov() -> Provenance {
-    Provenance::login("chromium-managed")
+    Provenance::login(Runtime::ChromiumManaged)
 }
 
 fn public_prov() -> Provenance {
-    Provenance::public("chromium-managed")
+    Provenance::public(Runtime::ChromiumManaged)
 }
 
 // ---- matching ----
@@ -616,7 +617,10 @@ fn reads_ferret_search_v1() {
 
     let report = merge::merge(&input, &login_input(&Vec::<serde_json::Value>::new()));
     assert_eq!(report.inputs.public.schema, "ferret.search.v1");
-    assert_eq!(report.items[0].provenance, Provenance::public("http"));
+    assert_eq!(
+        report.items[0].provenance,
+        Provenance::public(Runtime::Http)
+    );
 }
 
 #[test]
@@ -726,7 +730,7 @@ fn reads_ferret_fetch_v1() {
         "text": "The document's text.",
         "published_at": "2025-12-01",
         "quality": {"content_chars": 20},
-        "provenance": Provenance::public("http"),
+        "provenance": Provenance::public(Runtime::Http),
         "ok": true
     })
     .to_string();

@@ -22,7 +22,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Provenance,
+    Provenance, Runtime,
 };
 use reqwest::header::{ACCEPT, AUTHORIZATION};
 use serde::Deserialize;
@@ -289,7 +289,7 @@ fn interleave(issues: EngineResponse, repos: EngineResponse, max: usize) -> Engi
         hits,
         answer: None,
         warnings,
-        provenance: Provenance::public("http"),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 
@@ -493,7 +493,8 @@ mod tests {
     #[test]
     fn interleaving_alternates_and_reranks() {
         let mk = |urls: &[&str]| {
-            EngineResponse::from_hits(
+            EngineResponse::new(
+                Provenance::public(Runtime::Http),
                 urls.iter()
                     .enumerate()
                     .map(|(i, u)| EngineHit::new(i as u32 + 1, *u, "t", ""))

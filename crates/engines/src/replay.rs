@@ -43,7 +43,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use ferret_core::layer::Layer;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineRequest, EngineResponse, ErrorKind,
+    Engine, EngineCapabilities, EngineError, EngineRequest, EngineResponse, ErrorKind, Runtime,
 };
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +56,7 @@ pub const RECORDING_SCHEMA: &str = "ferret.recording.v1";
 pub const MANIFEST_SCHEMA: &str = "ferret.recording-engine.v1";
 
 /// The `runtime` written into the provenance of replayed answers.
-pub const REPLAY_RUNTIME: &str = "replay";
+pub const REPLAY_RUNTIME: Runtime = Runtime::Replay;
 
 /// The file key of `request`: 32 hex characters of the SHA-256 of its JSON.
 pub fn request_key(request: &EngineRequest) -> String {
@@ -485,7 +485,7 @@ impl Engine for ReplayEngine {
         match self.recording(request).await?.outcome {
             RecordedOutcome::Response(mut response) => {
                 if !response.provenance.is_login() {
-                    response.provenance.runtime = REPLAY_RUNTIME.into();
+                    response.provenance.runtime = REPLAY_RUNTIME;
                 }
                 response.hits.truncate(request.max_results);
                 Ok(response)

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use ferret_core::rows::NormalizedRows;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Provenance,
+    Provenance, Runtime,
 };
 
 /// The engine's name (the same as [`ferret_core::rows::ROWS_ENGINE`]).
@@ -52,7 +52,7 @@ impl RowsEngine {
             name: name.into(),
             hits,
             warnings: Vec::new(),
-            provenance: Provenance::public("rows"),
+            provenance: Provenance::public(Runtime::Rows),
         }
     }
 

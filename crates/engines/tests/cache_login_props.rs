@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Partition, Provenance,
+    Partition, Provenance, Runtime,
 };
 use ferret_engines::cache::{
     CacheError, CacheKey, CachedResponse, MemoryCache, SearchCache, SearchCacheExt, login_marker,
@@ -91,7 +91,7 @@ fn provenance() -> impl Strategy<Value = Provenance> {
                     auth_partition: auth_partition.into(),
                     cache_eligible,
                     merge_with_public_ok: merge,
-                    runtime: runtime.into(),
+                    runtime: Runtime::parse(&runtime).unwrap_or(Runtime::Unknown),
                 }
             },
         )
@@ -108,7 +108,8 @@ fn engine_name() -> impl Strategy<Value = String> {
 }
 
 fn answer(provenance: &Provenance, hits: u32) -> EngineResponse {
-    let mut r = EngineResponse::from_hits(
+    let mut r = EngineResponse::new(
+        Provenance::public(Runtime::Http),
         (1..=hits)
             .map(|i| {
                 EngineHit::new(

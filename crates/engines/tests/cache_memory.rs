@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use ferret_core::{EngineHit, EngineRequest, EngineResponse, Partition, Provenance};
+use ferret_core::{EngineHit, EngineRequest, EngineResponse, Partition, Provenance, Runtime};
 use ferret_engines::cache::conformance::CacheConformance;
 use ferret_engines::cache::{
     CacheError, CacheKey, CachedResponse, MemoryCache, SearchCache, SearchCacheExt, login_marker,
@@ -18,7 +18,10 @@ fn value(n: u32) -> CachedResponse {
     let hits = (1..=n)
         .map(|i| EngineHit::new(i, format!("https://a.example/{i}"), "t", "s"))
         .collect();
-    CachedResponse::new("brave", EngineResponse::from_hits(hits))
+    CachedResponse::new(
+        "brave",
+        EngineResponse::new(Provenance::public(Runtime::Http), hits),
+    )
 }
 
 #[tokio::test]
@@ -72,7 +75,7 @@ async fn capacity_bounds_the_entries() {
 async fn login_data_is_refused_with_a_typed_error_that_says_what_to_do() {
     let cache = MemoryCache::new();
     let mut v = value(3);
-    v.response.provenance = Provenance::login("chromium-managed");
+    v.response.provenance = Provenance::login(Runtime::ChromiumManaged);
     let err = cache
         .put(&key("q"), v, Duration::from_secs(60))
         .await
@@ -122,7 +125,7 @@ fn provenance() -> impl Strategy<Value = Provenance> {
                     auth_partition: auth_partition.into(),
                     cache_eligible,
                     merge_with_public_ok: merge,
-                    runtime: runtime.into(),
+                    runtime: Runtime::parse(&runtime).unwrap_or(Runtime::Unknown),
                 }
             },
         )

@@ -4,11 +4,12 @@
 //! cache that fails mid-run without failing searches.
 #![cfg(feature = "redis")]
 
+use ferret_core::Provenance;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferret_core::testing::{CountingEngine, StaticEngine};
-use ferret_core::{Engine, EngineHit, EngineRequest, EngineResponse};
+use ferret_core::{Engine, EngineHit, EngineRequest, EngineResponse, Runtime};
 use ferret_engines::cache::conformance::CacheConformance;
 use ferret_engines::cache::{
     CacheError, CacheKey, CachedResponse, RedisCache, SearchCache, SearchCacheExt,
@@ -66,7 +67,10 @@ fn value(tag: &str, n: u32) -> CachedResponse {
             )
         })
         .collect();
-    CachedResponse::new("brave", EngineResponse::from_hits(hits))
+    CachedResponse::new(
+        "brave",
+        EngineResponse::new(Provenance::public(Runtime::Http), hits),
+    )
 }
 
 #[tokio::test]

@@ -4,13 +4,14 @@
 //! rows, and that a slow database never blocks the async runtime.
 #![cfg(feature = "sqlite")]
 
+use ferret_core::Provenance;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use ferret_core::testing::{CountingEngine, StaticEngine};
-use ferret_core::{Engine, EngineHit, EngineRequest, EngineResponse};
+use ferret_core::{Engine, EngineHit, EngineRequest, EngineResponse, Runtime};
 use ferret_engines::cache::conformance::CacheConformance;
 use ferret_engines::cache::{
     CacheError, CacheKey, CachedResponse, SearchCache, SearchCacheExt, SqliteCache,
@@ -39,7 +40,10 @@ fn value(tag: &str, n: u32) -> CachedResponse {
             )
         })
         .collect();
-    let mut value = CachedResponse::new("brave", EngineResponse::from_hits(hits));
+    let mut value = CachedResponse::new(
+        "brave",
+        EngineResponse::new(Provenance::public(Runtime::Http), hits),
+    );
     value.stored_at =
         chrono::DateTime::from_timestamp(1_780_000_000, 123_456_789).expect("a valid instant");
     value

@@ -10,7 +10,7 @@ use ferret_core::layer::EngineExt;
 use ferret_core::testing::{CountingEngine, FailingEngine, FlakyEngine, StaticEngine};
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, ErrorKind,
-    Intent, Provenance,
+    Intent, Provenance, Runtime,
 };
 use ferret_engines::cache::{
     AdmittedEntry, CacheError, CacheKey, CachedResponse, MemoryCache, SearchCache,
@@ -89,7 +89,7 @@ impl Engine for LoggedIn {
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         request.validate()?;
         let mut r = StaticEngine::new("ego-bing", 2).search(request).await?;
-        r.provenance = Provenance::login("chromium-attached");
+        r.provenance = Provenance::login(Runtime::ChromiumAttached);
         Ok(r)
     }
 }
@@ -216,8 +216,11 @@ impl SearchCache for Poisoned {
         "poisoned"
     }
     async fn get(&self, _key: &CacheKey) -> Result<Option<CachedResponse>, CacheError> {
-        let mut v = CachedResponse::new("brave", EngineResponse::default());
-        v.response.provenance = Provenance::login("chromium-managed");
+        let mut v = CachedResponse::new(
+            "brave",
+            EngineResponse::empty(Provenance::public(Runtime::Http)),
+        );
+        v.response.provenance = Provenance::login(Runtime::ChromiumManaged);
         Ok(Some(v))
     }
     async fn put_admitted(&self, _entry: AdmittedEntry) -> Result<(), CacheError> {

@@ -8,7 +8,7 @@ use ferret_core::layer::EngineExt;
 use ferret_core::testing::{FailingEngine, StaticEngine};
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, ErrorKind, Freshness,
-    Provenance,
+    Provenance, Runtime,
 };
 use ferret_engines::replay::{
     RECORDING_SCHEMA, RecordLayer, Recorder, ReplayEngine, ReplayError, request_key,
@@ -173,7 +173,7 @@ async fn login_answers_stay_login_on_replay() {
             r: &EngineRequest,
         ) -> Result<ferret_core::EngineResponse, EngineError> {
             let mut resp = StaticEngine::new("ego-bing", 1).search(r).await?;
-            resp.provenance = Provenance::login("chromium-attached");
+            resp.provenance = Provenance::login(Runtime::ChromiumAttached);
             Ok(resp)
         }
     }
@@ -185,7 +185,10 @@ async fn login_answers_stay_login_on_replay() {
         .search(&req)
         .await
         .unwrap();
-    assert_eq!(replayed.provenance, Provenance::login("chromium-attached"));
+    assert_eq!(
+        replayed.provenance,
+        Provenance::login(Runtime::ChromiumAttached)
+    );
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The rows engine serves caller-supplied hits.
 
 use ferret_core::conformance::Conformance;
-use ferret_core::{Engine, EngineHit, EngineKind, EngineRequest, Provenance};
+use ferret_core::{Engine, EngineHit, EngineKind, EngineRequest, Provenance, Runtime};
 use ferret_engines::rows::RowsEngine;
 
 fn hits(n: u32) -> Vec<EngineHit> {
@@ -43,7 +43,7 @@ async fn respects_max_results() {
 async fn repeats_warnings_and_keeps_provenance() {
     let e = RowsEngine::new(hits(2))
         .with_warnings(vec!["row 3 dropped: missing-or-invalid-url".into()])
-        .with_provenance(Provenance::login("chromium-attached"));
+        .with_provenance(Provenance::login(Runtime::ChromiumAttached));
     for _ in 0..2 {
         let r = e.search(&EngineRequest::new("q")).await.unwrap();
         assert_eq!(

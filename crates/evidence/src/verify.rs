@@ -47,6 +47,7 @@
 //! a [`VerifyReport`] (`ferret.verify.v1`): failures are verdicts, never
 //! errors.
 
+use ferret_core::Provenance;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
@@ -617,6 +618,9 @@ pub struct VerifyReport {
     pub safety: Vec<SafetyFlag>,
     /// Wall time of the whole verification.
     pub elapsed_ms: u64,
+    /// Who read the page (for a fetch that read nothing, the step that
+    /// tried).
+    pub provenance: Provenance,
 }
 
 mod source_or_unknown {
@@ -669,12 +673,14 @@ impl VerifyReport {
             escalation: page.escalation.clone(),
             safety: page.safety.clone(),
             elapsed_ms: page.elapsed_ms,
+            provenance: page.provenance.clone(),
         }
     }
 
     /// The report for a fetch that failed. A failure that still carries a
-    /// page (an HTTP error status) is reported from that page.
-    pub fn from_error(url: &str, error: &FetchError, elapsed_ms: u64) -> Self {
+    /// page (an HTTP error status) is reported from that page; otherwise
+    /// `tried` is the provenance of the step that failed.
+    pub fn from_error(url: &str, error: &FetchError, elapsed_ms: u64, tried: Provenance) -> Self {
         if let FetchError::HttpStatus { page, .. } = error {
             let mut report = Self::from_page(page);
             report.elapsed_ms = elapsed_ms;
@@ -699,6 +705,7 @@ impl VerifyReport {
             escalation: None,
             safety: Vec::new(),
             elapsed_ms,
+            provenance: tried,
         }
     }
 }
@@ -721,6 +728,7 @@ impl Fetcher {
                 url.trim(),
                 &e,
                 start.elapsed().as_millis().min(u128::from(u64::MAX)) as u64,
+                self.first_step_provenance(options),
             ),
         }
     }

@@ -1,6 +1,8 @@
 //! Claim–quote binding, citation tiers, the verbatim checker, evidence
 //! labels and the speculation cap, through the public API.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use ferret_evidence::citations::{
     BindError, COVERAGE_LOW_FLAG, CitationError, CitationOptions, CitationTier, EvidenceLabel,
     UNCITEABLE_FLAG, UNCITEABLE_LABEL, UnciteableReason, bind_citations, bind_claims,
@@ -15,14 +17,14 @@ which keeps every core occupied under uneven load while keeping latency low for 
 workloads that are dominated by input and output rather than by computation.";
 
 fn fetched(id: &str, url: &str, text: &str) -> EvidenceItem {
-    EvidenceItem::new(id, url)
+    EvidenceItem::new(id, url, Provenance::public(Runtime::Http))
         .expect("valid URL")
         .with_title("A page")
         .with_fetched_text(text)
 }
 
 fn unfetched(id: &str, url: &str) -> EvidenceItem {
-    EvidenceItem::new(id, url)
+    EvidenceItem::new(id, url, Provenance::public(Runtime::Http))
         .expect("valid URL")
         .with_title("Tokio work-stealing scheduler explained")
 }

@@ -2,6 +2,8 @@
 //! cited item's fetched text, at most 80 characters, at the recorded
 //! offsets — and the checker agrees.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use ferret_evidence::citations::{CitationOptions, bind_claims, check_citations};
 use ferret_evidence::evidence_item::EvidenceItem;
 use proptest::prelude::*;
@@ -70,7 +72,7 @@ proptest! {
             .iter()
             .enumerate()
             .map(|(n, (t, fetched))| {
-                let item = EvidenceItem::new(format!("e{n}"), format!("https://site{n}.example/p"))
+                let item = EvidenceItem::new(format!("e{n}"), format!("https://site{n}.example/p"), Provenance::public(Runtime::Http))
                     .expect("url");
                 if *fetched { item.with_fetched_text(t.clone()) } else { item }
             })

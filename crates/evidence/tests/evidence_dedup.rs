@@ -1,6 +1,8 @@
 //! Evidence dedup through the public API: each merge rule, the guards
 //! against false merges, which copy is kept, and that nothing is lost.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use ferret_evidence::evidence_dedup::{
     DedupError, DedupOptions, MergeReason, SAME_SOURCE_FLAG, dedup_evidence, text_simhash,
     title_jaccard,
@@ -101,7 +103,7 @@ fn article(topic: &str) -> String {
 }
 
 fn fetched(id: &str, url: &str, title: &str, text: &str) -> EvidenceItem {
-    EvidenceItem::new(id, url)
+    EvidenceItem::new(id, url, Provenance::public(Runtime::Http))
         .expect("valid URL")
         .with_title(title)
         .with_fetched_text(text)
@@ -308,9 +310,13 @@ fn nothing_is_lost_when_copies_are_merged() {
             "Owls hunt by sound at night - Wire",
             &extra,
         ),
-        EvidenceItem::new("e3", "https://owls.example/a?utm_medium=email")
-            .expect("url")
-            .with_title("Owls"),
+        EvidenceItem::new(
+            "e3",
+            "https://owls.example/a?utm_medium=email",
+            Provenance::public(Runtime::Http),
+        )
+        .expect("url")
+        .with_title("Owls"),
         fetched(
             "e4",
             "https://other.example/",
@@ -375,12 +381,20 @@ fn kept_items_follow_the_input_order_of_their_earliest_member() {
 #[test]
 fn unfetched_results_merge_by_title_alone() {
     let report = dedup(vec![
-        EvidenceItem::new("e1", "https://a.example/x")
-            .expect("url")
-            .with_title("Rust 1.80 released with LazyCell and LazyLock"),
-        EvidenceItem::new("e2", "https://b.example/y")
-            .expect("url")
-            .with_title("Rust 1.80 released with LazyCell and LazyLock | B News"),
+        EvidenceItem::new(
+            "e1",
+            "https://a.example/x",
+            Provenance::public(Runtime::Http),
+        )
+        .expect("url")
+        .with_title("Rust 1.80 released with LazyCell and LazyLock"),
+        EvidenceItem::new(
+            "e2",
+            "https://b.example/y",
+            Provenance::public(Runtime::Http),
+        )
+        .expect("url")
+        .with_title("Rust 1.80 released with LazyCell and LazyLock | B News"),
     ]);
     assert_eq!(report.items.len(), 1);
 }

@@ -34,6 +34,8 @@
 //! asserts precision ≥ 0.9, zero false merges and zero information loss,
 //! and prints the numbers.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::PathBuf;
@@ -260,11 +262,15 @@ fn build_set(dir: &std::path::Path) -> Labelled {
             .and_then(|u| u.host_str().map(str::to_owned))
             .unwrap_or_default();
         let rank = (n * 4 + 1) as u32;
-        let orig = EvidenceItem::new(format!("p{n}"), url.clone())
-            .expect("page URL")
-            .with_title(page.title.clone().unwrap_or_default())
-            .with_fetched_text(page.text.clone())
-            .with_rank(rank);
+        let orig = EvidenceItem::new(
+            format!("p{n}"),
+            url.clone(),
+            Provenance::public(Runtime::Http),
+        )
+        .expect("page URL")
+        .with_title(page.title.clone().unwrap_or_default())
+        .with_fetched_text(page.text.clone())
+        .with_rank(rank);
         let orig = match &page.published {
             Some(d) => orig.with_published_at(d.clone()),
             None => orig,
@@ -274,30 +280,42 @@ fn build_set(dir: &std::path::Path) -> Labelled {
         let s = &SYNDICATORS[rng.below(SYNDICATORS.len())];
         let synd_url = format!("https://{}/{}-{n}?utm_source=rss", s.host, slug(&url));
         let synd = extracted(&syndicated_html(&page, &host, s, &mut rng), &synd_url);
-        let item = EvidenceItem::new(format!("p{n}-synd"), synd_url)
-            .expect("syndicator URL")
-            .with_title(synd.title.unwrap_or_default())
-            .with_fetched_text(synd.text)
-            .with_rank(rank + 1);
+        let item = EvidenceItem::new(
+            format!("p{n}-synd"),
+            synd_url,
+            Provenance::public(Runtime::Http),
+        )
+        .expect("syndicator URL")
+        .with_title(synd.title.unwrap_or_default())
+        .with_fetched_text(synd.text)
+        .with_rank(rank + 1);
         push(item, n, false, "syndicated", &mut items);
 
         if rng.below(2) == 0 {
             let mirror = MIRRORS[rng.below(MIRRORS.len())];
             let mirror_url = format!("https://{mirror}/{host}/{}", slug(&url));
             let m = extracted(&mirrored_html(&html, mirror), &mirror_url);
-            let item = EvidenceItem::new(format!("p{n}-mirror"), mirror_url)
-                .expect("mirror URL")
-                .with_title(m.title.unwrap_or_default())
-                .with_fetched_text(m.text)
-                .with_rank(rank + 2);
+            let item = EvidenceItem::new(
+                format!("p{n}-mirror"),
+                mirror_url,
+                Provenance::public(Runtime::Http),
+            )
+            .expect("mirror URL")
+            .with_title(m.title.unwrap_or_default())
+            .with_fetched_text(m.text)
+            .with_rank(rank + 2);
             push(item, n, false, "mirror", &mut items);
         }
         if rng.below(4) == 0 {
-            let item = EvidenceItem::new(format!("p{n}-url"), url_variant(&url, &mut rng))
-                .expect("variant URL")
-                .with_title(page.title.clone().unwrap_or_default())
-                .with_fetched_text(page.text.clone())
-                .with_rank(rank + 3);
+            let item = EvidenceItem::new(
+                format!("p{n}-url"),
+                url_variant(&url, &mut rng),
+                Provenance::public(Runtime::Http),
+            )
+            .expect("variant URL")
+            .with_title(page.title.clone().unwrap_or_default())
+            .with_fetched_text(page.text.clone())
+            .with_rank(rank + 3);
             push(item, n, false, "url_variant", &mut items);
         }
     }

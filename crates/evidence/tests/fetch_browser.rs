@@ -17,7 +17,7 @@ use ferret_browser::{
     ScrollOptions, ScrollReport, Snapshot, Target, TaskSpaceInfo, TaskSpaceSpec, WaitFor,
 };
 use ferret_core::guard::UrlGuard;
-use ferret_core::{Partition, Provenance};
+use ferret_core::{Partition, Provenance, Runtime};
 use ferret_evidence::fetch::{
     AttemptOutcome, BrowserMode, EscalationReason, FetchError, FetchOptions, Fetcher, Source,
     WarningCode,
@@ -84,8 +84,8 @@ impl BrowserRuntime for FakeRuntime {
 
     fn provenance(&self) -> Provenance {
         match self.partition {
-            Partition::Public => Provenance::public("chromium-managed"),
-            Partition::Login => Provenance::login("chromium-attached"),
+            Partition::Public => Provenance::public(Runtime::ChromiumManaged),
+            Partition::Login => Provenance::login(Runtime::ChromiumAttached),
         }
     }
 

@@ -2,6 +2,8 @@
 //! table and topic classifier, and the envelope.
 
 use chrono::{DateTime, TimeZone, Utc};
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use ferret_evidence::evidence_item::{Claim, EvidenceItem, QueryRole};
 use ferret_evidence::gaps::{
     GapCheck, GapDetail, GapError, GapKind, GapLedger, GapOptions, NO_COUNTER_EVIDENCE_TAG,
@@ -13,7 +15,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn item(id: &str, url: &str, text: &str) -> EvidenceItem {
-    EvidenceItem::new(id, url)
+    EvidenceItem::new(id, url, Provenance::public(Runtime::Http))
         .expect("valid URL")
         .with_fetched_text(text)
 }
@@ -326,9 +328,13 @@ fn a_subject_nothing_is_about_gets_only_the_no_evidence_gap() {
 
 #[test]
 fn unfetched_items_are_not_evidence_and_are_listed() {
-    let items = [EvidenceItem::new("e1", "https://tokio.rs/blog")
-        .unwrap()
-        .with_title("Tokio uses a work-stealing scheduler")];
+    let items = [EvidenceItem::new(
+        "e1",
+        "https://tokio.rs/blog",
+        Provenance::public(Runtime::Http),
+    )
+    .unwrap()
+    .with_title("Tokio uses a work-stealing scheduler")];
     let subjects = [Claim::new("c1", "Tokio uses a work-stealing scheduler")];
     let ledger = gap_ledger("Tokio", &subjects, &items, now()).unwrap();
     assert_eq!(ledger.unfetched_evidence, vec!["e1"]);

@@ -1,6 +1,7 @@
 //! Result-set presentation through the public API: layouts by size,
 //! themes, conflicts, the Markdown shapes and the envelope.
 
+use ferret_core::Runtime;
 use ferret_core::provenance::Provenance;
 use ferret_core::{Intent, Mode, Scores, SearchResponse, SearchResult, SourceHit};
 use ferret_evidence::evidence_item::SourceTier;
@@ -30,6 +31,7 @@ fn result(url: &str, title: &str, snippet: &str, engines: &[&str], score: f64) -
                 rank: i as u32 + 1,
                 sub_query: "q".into(),
                 url: url.into(),
+                provenance: Provenance::public(Runtime::Http),
             })
             .collect(),
         scores: Scores {
@@ -39,7 +41,7 @@ fn result(url: &str, title: &str, snippet: &str, engines: &[&str], score: f64) -
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::default(),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 

@@ -2,6 +2,7 @@
 //! results and (beyond a list) in exactly one theme; the layout follows the
 //! size; Markdown renders every shown result.
 
+use ferret_core::Runtime;
 use ferret_core::provenance::Provenance;
 use ferret_core::{Scores, SearchResult, SourceHit};
 use ferret_evidence::presentation::{Layout, PresentOptions, present_results};
@@ -51,12 +52,13 @@ fn result(n: usize, title: String, snippet: String) -> SearchResult {
             rank: 1,
             sub_query: "q".into(),
             url: url.into(),
+            provenance: Provenance::public(Runtime::Http),
         }],
         scores: Scores::default(),
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::default(),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod research_support;
 
+use ferret_core::Provenance;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,6 +23,7 @@ use ferret_core::ledger::{ConstraintStatus, LedgerStatus, QuoteField};
 use ferret_core::search::{SearchOptions, Searcher};
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
+    Runtime,
 };
 use ferret_engines::llm::ChatClient;
 use ferret_evidence::fetch::BrowserMode;
@@ -638,7 +640,7 @@ impl Engine for TableEngine {
         } else {
             self.direct.clone()
         };
-        Ok(EngineResponse::from_hits(hits))
+        Ok(EngineResponse::new(Provenance::public(Runtime::Http), hits))
     }
 }
 

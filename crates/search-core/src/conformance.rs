@@ -368,6 +368,8 @@ impl fmt::Display for ConformanceReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Provenance;
+    use crate::Runtime;
     use crate::engine::{EngineCapabilities, EngineHit};
     use crate::layer::{EngineExt, TimeoutLayer};
     use crate::testing::{FailingEngine, SlowEngine, StaticEngine};
@@ -426,11 +428,14 @@ mod tests {
             }
         }
         async fn search(&self, _r: &EngineRequest) -> Result<EngineResponse, EngineError> {
-            Ok(EngineResponse::from_hits(vec![
-                EngineHit::new(2, "ftp://x.example/", "t", "s"),
-                EngineHit::new(1, "/relative", "t", "s"),
-                EngineHit::new(3, "https://ok.example/", "t", "s"),
-            ]))
+            Ok(EngineResponse::new(
+                Provenance::public(Runtime::Http),
+                vec![
+                    EngineHit::new(2, "ftp://x.example/", "t", "s"),
+                    EngineHit::new(1, "/relative", "t", "s"),
+                    EngineHit::new(3, "https://ok.example/", "t", "s"),
+                ],
+            ))
         }
     }
 

@@ -145,7 +145,11 @@ impl EngineHit {
 }
 
 /// What one engine call returned.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+///
+/// Its [`Provenance`] is set by the engine that read the hits (there is no
+/// default): every [`crate::SourceHit`] fusion makes of these hits carries
+/// it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineResponse {
     /// Hits in rank order.
     pub hits: Vec<EngineHit>,
@@ -157,18 +161,25 @@ pub struct EngineResponse {
     /// down, rows dropped while parsing, …).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
-    /// The partition these hits belong to.
-    #[serde(default)]
+    /// Who read these hits, and what may be done with them.
     pub provenance: Provenance,
 }
 
 impl EngineResponse {
-    /// A public-partition response with these hits.
-    pub fn from_hits(hits: Vec<EngineHit>) -> Self {
+    /// A response with these hits, read as `provenance` says (no answer, no
+    /// warnings).
+    pub fn new(provenance: Provenance, hits: Vec<EngineHit>) -> Self {
         EngineResponse {
             hits,
-            ..Default::default()
+            answer: None,
+            warnings: Vec::new(),
+            provenance,
         }
+    }
+
+    /// A response without hits, read as `provenance` says.
+    pub fn empty(provenance: Provenance) -> Self {
+        EngineResponse::new(provenance, Vec::new())
     }
 }
 
@@ -286,6 +297,7 @@ pub type DynEngine = Arc<dyn Engine>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Runtime;
 
     #[test]
     fn request_round_trips_and_omits_unset_options() {
@@ -314,12 +326,15 @@ mod tests {
 
     #[test]
     fn response_round_trips() {
-        let mut r = EngineResponse::from_hits(vec![EngineHit::new(
-            1,
-            "https://example.com/",
-            "Example",
-            "An example",
-        )]);
+        let mut r = EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(
+                1,
+                "https://example.com/",
+                "Example",
+                "An example",
+            )],
+        );
         r.answer = Some("42".into());
         let json = serde_json::to_string(&r).unwrap();
         let back: EngineResponse = serde_json::from_str(&json).unwrap();

@@ -78,6 +78,7 @@ use serde::{Deserialize, Serialize};
 use crate::plan::constraints::{anchor as plan_anchor, terms as clause_terms};
 use crate::plan::stopwords::is_stopword;
 use crate::plan::{Constraint, Plan};
+use crate::provenance::Provenance;
 use crate::tokenize::is_cjk;
 
 /// The schema name of [`Ledger`].
@@ -349,6 +350,8 @@ pub struct LedgerEvidence {
     /// The evidence scorer's judgement, when a scorer ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<EvidenceScore>,
+    /// Who read the page the quote comes from.
+    pub provenance: Provenance,
 }
 
 /// One constraint and its evidence.
@@ -457,7 +460,8 @@ pub struct Ledger {
     pub pages_read: usize,
 }
 
-/// A fetched page as the ledger reads it: the fetched title and text only.
+/// A fetched page as the ledger reads it: the fetched title and text only,
+/// and who read them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageEvidence<'a> {
     /// The page's URL.
@@ -472,11 +476,14 @@ pub struct PageEvidence<'a> {
     pub rank: Option<u32>,
     /// Found by a disconfirm query.
     pub from_disconfirm: bool,
+    /// Who read the page.
+    pub provenance: &'a Provenance,
 }
 
 impl<'a> PageEvidence<'a> {
-    /// A fetched page (source `fetch`, no rank, not from a disconfirm query).
-    pub fn new(url: &'a str, title: &'a str, text: &'a str) -> Self {
+    /// A page read as `provenance` says (source `fetch`, no rank, not from
+    /// a disconfirm query).
+    pub fn new(url: &'a str, title: &'a str, text: &'a str, provenance: &'a Provenance) -> Self {
         PageEvidence {
             url,
             title,
@@ -484,6 +491,7 @@ impl<'a> PageEvidence<'a> {
             source: "fetch",
             rank: None,
             from_disconfirm: false,
+            provenance,
         }
     }
 
@@ -692,6 +700,7 @@ impl Ledger {
                 from_disconfirm: page.from_disconfirm,
                 contradicts: support.contradicts,
                 score: scored,
+                provenance: page.provenance.clone(),
             });
         }
         for (rival, mention) in self

@@ -65,7 +65,7 @@ pub use engine::{
     DynEngine, Engine, EngineCapabilities, EngineHit, EngineKind, EngineRequest, EngineResponse,
 };
 pub use error::{EngineError, ErrorKind};
-pub use provenance::{Partition, Provenance};
+pub use provenance::{Partition, Provenance, ProvenanceClaim, Runtime};
 pub use query::{Freshness, Intent, Mode, Weights};
 pub use response::{
     DropReason, DroppedRow, EngineCall, EngineReport, EngineStatus, SearchResponse,

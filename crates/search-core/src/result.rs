@@ -24,6 +24,8 @@ pub struct SourceHit {
     pub sub_query: Arc<str>,
     /// The URL exactly as the engine returned it (shared with the hit).
     pub url: Text,
+    /// Who read this hit: its engine answer's provenance.
+    pub provenance: Provenance,
 }
 
 /// Every score component of a result. `final` is what the order follows.

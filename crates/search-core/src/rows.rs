@@ -27,10 +27,11 @@
 //! candidate diagnostics, never evidence.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use url::Url;
 
 use crate::engine::{EngineHit, EngineResponse};
+use crate::provenance::{Provenance, ProvenanceClaim, Runtime};
 use crate::response::{DropReason, DroppedRow, EngineCall};
 
 /// The engine name of rows that do not name one.
@@ -38,7 +39,15 @@ pub const ROWS_ENGINE: &str = "rows";
 
 /// Keys that can hold the rows array in an envelope object, in the order
 /// they are tried (`web.results` is the nested `web` → `results`).
-pub const ENVELOPE_KEYS: &[&str] = &["results", "data", "items", "web.results", "organic"];
+pub const ENVELOPE_KEYS: &[&str] = &[
+    "results",
+    "data",
+    "items",
+    "web.results",
+    "organic",
+    "enrichment.candidates",
+    "candidates",
+];
 
 /// Keys that can hold a row's URL, in order of preference.
 pub const URL_KEYS: &[&str] = &["url", "link", "href", "sourceUrl", "source_url"];
@@ -130,83 +139,280 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
             envelope_list()
         ));
     };
-    let default_engine = match default_engine.trim() {
-        "" => ROWS_ENGINE,
-        name => name,
-    };
-
+    let envelope = Envelope::of(value, default_engine, query);
     let mut dropped = Vec::new();
-    // Engines in order of first appearance, each with its candidate rows.
-    let mut groups: Vec<(String, Vec<Candidate>)> = Vec::new();
+    let mut notes = ProvenanceNotes::default();
+    let mut groups: Vec<Group<'_>> = Vec::new();
     for (index, row) in rows.iter().enumerate() {
-        let engine = first_string(row, ENGINE_KEYS).unwrap_or_else(|| default_engine.to_string());
-        let raw_url = first_string(row, URL_KEYS);
-        let Some(url) = raw_url.as_deref().and_then(clean_url) else {
-            dropped.push(DroppedRow {
+        let row_url = first_string(row, URL_KEYS);
+        for reading in envelope.readings(row, &mut notes) {
+            // A source of a fused result keeps the URL its engine gave.
+            let raw_url = reading.url.clone().or_else(|| row_url.clone());
+            let Some(url) = raw_url.as_deref().and_then(clean_url) else {
+                dropped.push(DroppedRow {
+                    index,
+                    engine: Some(reading.engine),
+                    url: raw_url,
+                    reason: DropReason::MissingOrInvalidUrl,
+                });
+                continue;
+            };
+            let group = group_for(&mut groups, &reading.engine, &reading.sub_query);
+            let given_rank = reading
+                .rank
+                .or_else(|| row.get("rank").and_then(rank_value));
+            let position = group.candidates.len() + 1;
+            group.candidates.push(Candidate {
                 index,
-                engine: Some(engine),
-                url: raw_url,
-                reason: DropReason::MissingOrInvalidUrl,
+                // Unranked rows sort at their position among the engine's rows.
+                sort_rank: given_rank.unwrap_or(position as f64),
+                url,
+                raw_url,
+                row,
+                provenance: reading.provenance,
             });
-            continue;
+        }
+    }
+    let calls = groups
+        .into_iter()
+        .flat_map(|g| g.into_calls(&mut dropped))
+        .collect();
+    dropped.sort_by_key(|d| d.index);
+    let warnings = row_warnings(rows.len(), &dropped, notes);
+    NormalizedRows {
+        calls,
+        dropped,
+        warnings,
+        input_rows: rows.len(),
+    }
+}
+
+/// What an envelope says for the rows inside it: the engine of rows that
+/// name none (a browser search envelope's `engine`, else the default), and
+/// its provenance claim.
+struct Envelope {
+    engine: String,
+    query: String,
+    claim: ProvenanceClaim,
+    /// The envelope's own provenance, the floor of its rows': a row inside
+    /// a login envelope is login whatever it says.
+    floor: Option<Provenance>,
+}
+
+/// One engine's reading of a row: a row with `sources` (a `ferret.search.v1`
+/// result) or `engines` (a research candidate, a merge item) is one hit per
+/// engine that returned it.
+struct Reading {
+    engine: String,
+    sub_query: String,
+    rank: Option<f64>,
+    /// The URL this engine gave, when the row says (a source's `url`).
+    url: Option<String>,
+    provenance: Provenance,
+}
+
+impl Envelope {
+    fn of(value: &Value, default_engine: &str, query: &str) -> Self {
+        let object = value.as_object();
+        let named = object.and_then(|o| first_string_in(o, &["engine"]));
+        let engine = match default_engine.trim() {
+            "" | ROWS_ENGINE => named.unwrap_or_else(|| ROWS_ENGINE.to_string()),
+            label => label.to_string(),
         };
-        let position = match groups.iter().position(|(name, _)| *name == engine) {
-            Some(p) => p,
-            None => {
-                groups.push((engine.clone(), Vec::new()));
-                groups.len() - 1
-            }
-        };
-        let group = &mut groups[position].1;
-        let given_rank = row.get("rank").and_then(rank_value);
-        group.push(Candidate {
-            index,
-            // Unranked rows sort at their position among the engine's rows.
-            sort_rank: given_rank.unwrap_or((group.len() + 1) as f64),
-            url,
-            raw_url,
-            row,
-        });
+        let claim = object.map(ProvenanceClaim::from_object).unwrap_or_default();
+        let floor = (!claim.is_empty()).then(|| claim.resolve(Runtime::Rows, None).provenance);
+        Envelope {
+            engine,
+            query: query.to_string(),
+            claim,
+            floor,
+        }
     }
 
-    let mut calls = Vec::with_capacity(groups.len());
-    for (engine, mut candidates) in groups {
-        candidates.sort_by(|a, b| {
+    /// The engines a row names, each with the provenance it claims (its
+    /// source's, else the row's, else the envelope's; never less private
+    /// than the envelope).
+    fn readings(&self, row: &Value, notes: &mut ProvenanceNotes) -> Vec<Reading> {
+        let row_claim = ProvenanceClaim::from_value(row).or(&self.claim);
+        let mut named: Vec<Named> = Vec::new();
+        if let Some(sources) = row.get("sources").and_then(Value::as_array) {
+            for source in sources.iter().filter_map(Value::as_object) {
+                if let Some(engine) = first_string_in(source, &["engine"]) {
+                    named.push(Named {
+                        engine,
+                        sub_query: first_string_in(source, &["sub_query"]),
+                        rank: source.get("rank").and_then(rank_value),
+                        url: first_string_in(source, &["url"]),
+                        claim: ProvenanceClaim::from_object(source).or(&row_claim),
+                    });
+                }
+            }
+        }
+        if named.is_empty()
+            && let Some(engines) = row.get("engines").and_then(Value::as_array)
+        {
+            for engine in engines.iter().filter_map(Value::as_str).map(str::trim) {
+                if !engine.is_empty() {
+                    named.push(Named::engine(engine.to_string(), &row_claim));
+                }
+            }
+        }
+        let single = named.is_empty();
+        if single {
+            let engine = first_string(row, ENGINE_KEYS).unwrap_or_else(|| self.engine.clone());
+            named.push(Named::engine(engine, &row_claim));
+        }
+        // A row split into its engines keeps its own provenance as the
+        // floor of each part: its title and snippet may come from a login
+        // hit whichever engine it is read back as.
+        let floor = if single {
+            self.floor.clone()
+        } else {
+            let row = row_claim
+                .resolve(Runtime::Rows, self.floor.as_ref())
+                .provenance;
+            Some(row)
+                .filter(Provenance::is_login)
+                .or_else(|| self.floor.clone())
+        };
+        named
+            .into_iter()
+            .map(|n| {
+                let resolved = n.claim.resolve(Runtime::Rows, floor.as_ref());
+                if let Some(w) = resolved.warning {
+                    notes.note(&n.engine, w);
+                }
+                Reading {
+                    engine: n.engine,
+                    sub_query: n.sub_query.unwrap_or_else(|| self.query.clone()),
+                    rank: n.rank,
+                    url: n.url,
+                    provenance: resolved.provenance,
+                }
+            })
+            .collect()
+    }
+}
+
+/// An engine a row names, before its claim is resolved.
+struct Named {
+    engine: String,
+    sub_query: Option<String>,
+    rank: Option<f64>,
+    url: Option<String>,
+    claim: ProvenanceClaim,
+}
+
+impl Named {
+    fn engine(engine: String, claim: &ProvenanceClaim) -> Self {
+        Named {
+            engine,
+            sub_query: None,
+            rank: None,
+            url: None,
+            claim: claim.clone(),
+        }
+    }
+}
+
+/// Provenance claims that were not taken as written, counted per engine.
+#[derive(Default)]
+struct ProvenanceNotes {
+    notes: Vec<(String, String, usize)>,
+}
+
+impl ProvenanceNotes {
+    fn note(&mut self, engine: &str, warning: String) {
+        match self
+            .notes
+            .iter_mut()
+            .find(|(e, w, _)| e == engine && *w == warning)
+        {
+            Some(entry) => entry.2 += 1,
+            None => self.notes.push((engine.to_string(), warning, 1)),
+        }
+    }
+}
+
+/// The rows of one (engine, sub-query), before ranking.
+struct Group<'a> {
+    engine: String,
+    sub_query: String,
+    candidates: Vec<Candidate<'a>>,
+}
+
+fn group_for<'g, 'a>(
+    groups: &'g mut Vec<Group<'a>>,
+    engine: &str,
+    sub_query: &str,
+) -> &'g mut Group<'a> {
+    let position = match groups
+        .iter()
+        .position(|g| g.engine == engine && g.sub_query == sub_query)
+    {
+        Some(p) => p,
+        None => {
+            groups.push(Group {
+                engine: engine.to_string(),
+                sub_query: sub_query.to_string(),
+                candidates: Vec::new(),
+            });
+            groups.len() - 1
+        }
+    };
+    &mut groups[position]
+}
+
+impl Group<'_> {
+    /// The group's hits ranked 1…n by their given rank (ties by input
+    /// order), repeats dropped, as one call per provenance (each hit keeps
+    /// its rank among all of the engine's rows).
+    fn into_calls(mut self, dropped: &mut Vec<DroppedRow>) -> Vec<EngineCall> {
+        self.candidates.sort_by(|a, b| {
             a.sort_rank
                 .total_cmp(&b.sort_rank)
                 .then(a.index.cmp(&b.index))
         });
-        let mut hits: Vec<EngineHit> = Vec::with_capacity(candidates.len());
-        for c in candidates {
-            if hits.iter().any(|h| h.url == c.url) {
+        let mut seen: Vec<String> = Vec::with_capacity(self.candidates.len());
+        let mut calls: Vec<EngineCall> = Vec::new();
+        for c in self.candidates {
+            if seen.contains(&c.url) {
                 dropped.push(DroppedRow {
                     index: c.index,
-                    engine: Some(engine.clone()),
+                    engine: Some(self.engine.clone()),
                     url: c.raw_url,
                     reason: DropReason::DuplicateUrl,
                 });
                 continue;
             }
-            let rank = u32::try_from(hits.len() + 1).unwrap_or(u32::MAX);
-            hits.push(EngineHit {
-                url: c.url.into(),
+            seen.push(c.url.clone());
+            let hit = EngineHit {
                 title: first_string(c.row, TITLE_KEYS).unwrap_or_default().into(),
                 snippet: first_string(c.row, SNIPPET_KEYS).unwrap_or_default().into(),
                 published_at: first_date(c.row),
-                rank,
-            });
+                rank: u32::try_from(seen.len()).unwrap_or(u32::MAX),
+                url: c.url.into(),
+            };
+            match calls
+                .iter_mut()
+                .find(|call| call.response.provenance == c.provenance)
+            {
+                Some(call) => call.response.hits.push(hit),
+                None => calls.push(EngineCall {
+                    engine: self.engine.clone(),
+                    sub_query: self.sub_query.clone(),
+                    sub_query_index: 0,
+                    response: EngineResponse::new(c.provenance, vec![hit]),
+                }),
+            }
         }
-        calls.push(EngineCall {
-            engine,
-            sub_query: query.to_string(),
-            sub_query_index: 0,
-            response: EngineResponse::from_hits(hits),
-        });
+        calls
     }
-    dropped.sort_by_key(|d| d.index);
+}
 
+fn row_warnings(rows: usize, dropped: &[DroppedRow], notes: ProvenanceNotes) -> Vec<String> {
     let mut warnings = Vec::new();
-    if rows.is_empty() {
+    if rows == 0 {
         warnings.push("no result rows: the rows array is empty".to_string());
     }
     if !dropped.is_empty() {
@@ -214,19 +420,18 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
         warnings.push(format!(
             "{} of {} rows dropped ({} {}, {} {})",
             dropped.len(),
-            rows.len(),
+            rows,
             count(DropReason::MissingOrInvalidUrl),
             DropReason::MissingOrInvalidUrl.as_str(),
             count(DropReason::DuplicateUrl),
             DropReason::DuplicateUrl.as_str(),
         ));
     }
-    NormalizedRows {
-        calls,
-        dropped,
-        warnings,
-        input_rows: rows.len(),
+    for (engine, warning, n) in notes.notes {
+        let rows = if n == 1 { "row" } else { "rows" };
+        warnings.push(format!("{n} {rows} of {engine}: {warning}"));
     }
+    warnings
 }
 
 /// A row with a usable URL, before ordering and de-duplication.
@@ -236,6 +441,7 @@ struct Candidate<'a> {
     url: String,
     raw_url: Option<String>,
     row: &'a Value,
+    provenance: Provenance,
 }
 
 fn envelope_list() -> String {
@@ -288,7 +494,10 @@ fn find_rows(value: &Value) -> Option<&Vec<Value>> {
 
 /// The first of `keys` whose value is a non-blank string, trimmed.
 fn first_string(row: &Value, keys: &[&str]) -> Option<String> {
-    let map = row.as_object()?;
+    first_string_in(row.as_object()?, keys)
+}
+
+fn first_string_in(map: &Map<String, Value>, keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|k| match map.get(*k)? {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,

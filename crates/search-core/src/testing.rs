@@ -6,6 +6,7 @@
 //!
 //! They do no I/O, so any test of fanout, fusion or layers can use them.
 
+use crate::provenance::{Provenance, Runtime};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -95,7 +96,7 @@ impl Engine for StaticEngine {
                 })
                 .collect(),
         };
-        Ok(EngineResponse::from_hits(hits))
+        Ok(EngineResponse::new(Provenance::public(Runtime::Http), hits))
     }
 }
 
@@ -137,12 +138,15 @@ impl Engine for SlowEngine {
             std::future::pending::<()>().await;
         }
         tokio::time::sleep(self.delay).await;
-        Ok(EngineResponse::from_hits(vec![EngineHit::new(
-            1,
-            format!("https://{}.example/slow", self.name),
-            format!("slow answer for {}", request.query),
-            String::new(),
-        )]))
+        Ok(EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(
+                1,
+                format!("https://{}.example/slow", self.name),
+                format!("slow answer for {}", request.query),
+                String::new(),
+            )],
+        ))
     }
 }
 

@@ -2,6 +2,8 @@
 //! Time-dependent tests run on tokio's paused clock, so durations are exact
 //! and the tests take no wall time.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -68,12 +70,15 @@ impl Engine for GaugeEngine {
         self.peak.fetch_max(now, Ordering::SeqCst);
         tokio::time::sleep(self.delay).await;
         self.current.fetch_sub(1, Ordering::SeqCst);
-        Ok(EngineResponse::from_hits(vec![EngineHit::new(
-            1,
-            format!("https://{}.example/{}", self.name, request.query.len()),
-            "gauge",
-            "",
-        )]))
+        Ok(EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(
+                1,
+                format!("https://{}.example/{}", self.name, request.query.len()),
+                "gauge",
+                "",
+            )],
+        ))
     }
 }
 
@@ -102,7 +107,7 @@ impl Engine for DropWatchEngine {
     async fn search(&self, _request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         let _guard = SetOnDrop(Arc::clone(&self.dropped));
         std::future::pending::<()>().await;
-        Ok(EngineResponse::default())
+        Ok(EngineResponse::empty(Provenance::public(Runtime::Http)))
     }
 }
 
@@ -136,8 +141,10 @@ impl Engine for AnsweringEngine {
         EngineCapabilities::new(EngineKind::Answer)
     }
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
-        let mut response =
-            EngineResponse::from_hits(vec![EngineHit::new(1, "https://tavily.example/a", "A", "")]);
+        let mut response = EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(1, "https://tavily.example/a", "A", "")],
+        );
         response.answer = Some(format!("answer to {}", request.query));
         response.warnings.push("freshness not pushed down".into());
         Ok(response)
@@ -157,12 +164,15 @@ impl Engine for EchoEngine {
         EngineCapabilities::new(EngineKind::Web)
     }
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
-        Ok(EngineResponse::from_hits(vec![EngineHit::new(
-            1,
-            "https://echo.example/",
-            serde_json::to_string(request).map_err(|e| EngineError::parse(e.to_string()))?,
-            "",
-        )]))
+        Ok(EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(
+                1,
+                "https://echo.example/",
+                serde_json::to_string(request).map_err(|e| EngineError::parse(e.to_string()))?,
+                "",
+            )],
+        ))
     }
 }
 

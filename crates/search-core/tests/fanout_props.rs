@@ -5,6 +5,8 @@
 //!
 //! Each case runs on a paused tokio clock, so times are exact.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -72,7 +74,8 @@ impl Engine for ScriptedEngine {
         match self.scripts[&request.query] {
             Script::Answer { delay_ms, hits } => {
                 tokio::time::sleep(Duration::from_millis(delay_ms)).await;
-                Ok(EngineResponse::from_hits(
+                Ok(EngineResponse::new(
+                    Provenance::public(Runtime::Http),
                     (1..=hits)
                         .map(|i| {
                             EngineHit::new(

@@ -2,6 +2,7 @@
 //! hand, the intent and final scores, tie-breaks, provenance, unresolvable
 //! hits and near-duplicate clusters.
 
+use ferret_core::Runtime;
 use std::path::PathBuf;
 
 use chrono::{DateTime, TimeZone, Utc};
@@ -35,13 +36,13 @@ fn call(engine: &str, sub_query: &str, hits: Vec<EngineHit>) -> EngineCall {
         engine: engine.to_string(),
         sub_query: sub_query.to_string(),
         sub_query_index: 0,
-        response: EngineResponse::from_hits(hits),
+        response: EngineResponse::new(Provenance::public(Runtime::Http), hits),
     }
 }
 
 fn login_call(engine: &str, hits: Vec<EngineHit>, merge_ok: bool) -> EngineCall {
     let mut c = call(engine, "q", hits);
-    c.response.provenance = Provenance::login("chromium-attached");
+    c.response.provenance = Provenance::login(Runtime::ChromiumAttached);
     c.response.provenance.merge_with_public_ok = merge_ok;
     c
 }

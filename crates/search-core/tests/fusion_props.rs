@@ -2,6 +2,7 @@
 //! depend on the order of the calls, no input hit is lost, and every score
 //! is finite and in range.
 
+use ferret_core::Runtime;
 use std::collections::HashMap;
 
 use chrono::{TimeZone, Utc};
@@ -98,11 +99,11 @@ fn call_strategy() -> impl Strategy<Value = EngineCall> {
         0u8..4,
     )
         .prop_map(|(e, q, hits, login)| {
-            let mut response = EngineResponse::from_hits(hits);
+            let mut response = EngineResponse::new(Provenance::public(Runtime::Http), hits);
             if login == 0 {
-                response.provenance = Provenance::login("chromium-attached");
+                response.provenance = Provenance::login(Runtime::ChromiumAttached);
             } else if login == 1 {
-                response.provenance = Provenance::login("chromium-attached");
+                response.provenance = Provenance::login(Runtime::ChromiumAttached);
                 response.provenance.merge_with_public_ok = false;
             }
             EngineCall {

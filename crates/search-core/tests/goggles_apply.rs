@@ -3,6 +3,7 @@
 //! the conflict flags, and the goggle option of the search pipeline.
 
 use chrono::{TimeZone, Utc};
+use ferret_core::Runtime;
 use ferret_core::fanout::Fanout;
 use ferret_core::goggles::conflict::{Claim, Disagreement};
 use ferret_core::goggles::{
@@ -33,7 +34,7 @@ fn result(url: &str, title: &str) -> SearchResult {
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::default(),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 

@@ -2,6 +2,7 @@
 //! Goggles): they parse, and they act as the source's tables say on crafted
 //! results.
 
+use ferret_core::Runtime;
 use ferret_core::goggles::presets::{BUILTIN_NAMES, source};
 use ferret_core::goggles::{Goggle, Subject, Verdict, apply};
 use ferret_core::{Provenance, Scores, SearchResult};
@@ -301,7 +302,7 @@ fn result(url: &str, title: &str) -> SearchResult {
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::default(),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 

@@ -3,6 +3,7 @@
 //! long URLs finish (the matcher is O(text × pattern) by construction), and
 //! applying a goggle loses no result.
 
+use ferret_core::Runtime;
 use std::collections::HashMap;
 
 use ferret_core::goggles::{Goggle, Pattern, Subject, apply};
@@ -92,7 +93,7 @@ fn result(url: &str, title: &str) -> SearchResult {
         score_basis: None,
         near_duplicates: Vec::new(),
         flags: Vec::new(),
-        provenance: Provenance::default(),
+        provenance: Provenance::public(Runtime::Http),
     }
 }
 

@@ -2,6 +2,10 @@
 //! page text, seed 003's threshold and weak flag, quotes, readiness,
 //! anchor, rivals and disconfirmation.
 
+use ferret_core::{Provenance, Runtime};
+
+const PUBLIC: Provenance = Provenance::public(Runtime::Http);
+
 use ferret_core::ledger::{
     ConstraintStatus, EvidenceScore, Ledger, LedgerStatus, PageEvidence, QuoteField,
     ScoreComponent, match_constraint, match_terms, normalize_for_match,
@@ -32,7 +36,12 @@ fn does_not_let_search_result_titles_satisfy_constraints_when_fetched_page_evide
     // The search title says everything; the fetched page says nothing. The
     // ledger only ever sees the fetched title and text.
     let mut ledger = plan_ledger();
-    let outcome = ledger.add_page(&PageEvidence::new("https://lumen.example/a", "", ""));
+    let outcome = ledger.add_page(&PageEvidence::new(
+        "https://lumen.example/a",
+        "",
+        "",
+        &PUBLIC,
+    ));
     assert!(outcome.supported.is_empty());
     assert!(!ledger.ready);
     assert_eq!(ledger.status, LedgerStatus::InsufficientEvidence);
@@ -50,6 +59,7 @@ fn fetched_text_supporting_every_constraint_makes_the_ledger_complete() {
         "https://lumen.example/mirror",
         "Lumen 3 mirror",
         text,
+        &PUBLIC,
     ));
     assert_eq!(
         outcome.newly_supported,
@@ -94,6 +104,7 @@ fn a_constraint_supported_only_by_borderline_pages_is_weak_and_still_counts() {
         "https://a.example/",
         "",
         "tokio runtime notes",
+        &PUBLIC,
     ));
     assert_eq!(ledger.constraints[0].status, ConstraintStatus::Weak);
     assert!(ledger.ready);
@@ -104,6 +115,7 @@ fn a_constraint_supported_only_by_borderline_pages_is_weak_and_still_counts() {
         "https://b.example/",
         "",
         "the tokio async runtime",
+        &PUBLIC,
     ));
     assert_eq!(ledger.constraints[0].status, ConstraintStatus::Supported);
     assert!(!ledger.weak);
@@ -125,7 +137,7 @@ fn cjk_constraints_match_as_substrings() {
         .unwrap();
     let mut ledger = Ledger::new(&plan);
     let text = "Tokio 的异步运行时使用工作窃取调度器。";
-    ledger.add_page(&PageEvidence::new("https://zh.example/", "", text));
+    ledger.add_page(&PageEvidence::new("https://zh.example/", "", text, &PUBLIC));
     assert!(ledger.ready, "{:#?}", ledger.constraints);
     let q = &ledger.constraints[0].evidence[0].quote;
     assert_eq!(&text[q.start..q.end], q.text);
@@ -141,6 +153,7 @@ fn optional_constraints_never_block_readiness() {
         "https://a.example/",
         "",
         "The mirror segments are beryllium.",
+        &PUBLIC,
     ));
     assert!(ledger.ready);
     assert_eq!(ledger.optional_pending, vec!["c2".to_string()]);
@@ -156,6 +169,7 @@ fn a_title_only_match_is_quoted_from_the_title() {
         "https://a.example/",
         title,
         "This page talks about something else entirely.",
+        &PUBLIC,
     ));
     let q = &ledger.constraints[0].evidence[0].quote;
     assert_eq!(q.field, QuoteField::Title);
@@ -170,7 +184,7 @@ fn quotes_stay_within_200_characters_and_pick_the_densest_window() {
     );
     let mut ledger =
         Ledger::from_constraints(&[constraint("c1", "beryllium mirror segments", true)]);
-    ledger.add_page(&PageEvidence::new("https://a.example/", "", &text));
+    ledger.add_page(&PageEvidence::new("https://a.example/", "", &text, &PUBLIC));
     let q = &ledger.constraints[0].evidence[0].quote;
     assert!(q.text.chars().count() <= 200);
     assert_eq!(&text[q.start..q.end], q.text);
@@ -209,6 +223,7 @@ fn rivals_are_tracked_and_three_are_required() {
         "https://bench.example/",
         "",
         "Bun starts faster than Node.js in this benchmark.",
+        &PUBLIC,
     ));
     let bun = ledger
         .rivals
@@ -233,8 +248,9 @@ fn disconfirm_pages_are_tracked_and_contradictions_flagged() {
     assert!(!ledger.disconfirm.queries.is_empty());
     assert!(!ledger.disconfirm.checked);
     let text = "Contrary to reports, the Lumen 3 mirror is not made of beryllium; it is glass.";
-    let outcome = ledger
-        .add_page(&PageEvidence::new("https://myth.example/", "", text).with_disconfirm(true));
+    let outcome = ledger.add_page(
+        &PageEvidence::new("https://myth.example/", "", text, &PUBLIC).with_disconfirm(true),
+    );
     assert!(ledger.disconfirm.checked);
     assert_eq!(
         ledger.disconfirm.pages,
@@ -251,7 +267,9 @@ fn disconfirm_pages_are_tracked_and_contradictions_flagged() {
 #[test]
 fn an_empty_disconfirm_page_does_not_count_as_checked() {
     let mut ledger = plan_ledger();
-    ledger.add_page(&PageEvidence::new("https://x.example/", "", "  ").with_disconfirm(true));
+    ledger.add_page(
+        &PageEvidence::new("https://x.example/", "", "  ", &PUBLIC).with_disconfirm(true),
+    );
     assert!(!ledger.disconfirm.checked);
 }
 
@@ -268,11 +286,11 @@ fn scores_are_reported_alongside_and_the_best_is_kept() {
         })
     };
     ledger.add_page_scored(
-        &PageEvidence::new("https://a.example/", "", "beryllium mirror"),
+        &PageEvidence::new("https://a.example/", "", "beryllium mirror", &PUBLIC),
         &mut scorer,
     );
     ledger.add_page_scored(
-        &PageEvidence::new("https://b.example/", "", "the beryllium mirror"),
+        &PageEvidence::new("https://b.example/", "", "the beryllium mirror", &PUBLIC),
         &mut scorer,
     );
     let c = &ledger.constraints[0];
@@ -288,6 +306,7 @@ fn the_ledger_round_trips_through_json() {
         "https://a.example/",
         "t",
         "The Lumen 3 telescope mirror is made of beryllium.",
+        &PUBLIC,
     ));
     let json = serde_json::to_value(&ledger).unwrap();
     assert_eq!(json["schema"], "ferret.ledger.v1");

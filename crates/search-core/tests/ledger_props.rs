@@ -2,6 +2,10 @@
 //! of its field and at most 200 characters; support follows seed 003's
 //! threshold exactly; adding pages never takes support away.
 
+use ferret_core::{Provenance, Runtime};
+
+const PUBLIC: Provenance = Provenance::public(Runtime::Http);
+
 use ferret_core::ledger::{
     Ledger, MAX_QUOTE_CHARS, PageEvidence, QuoteField, match_constraint, normalize_for_match,
 };
@@ -75,7 +79,7 @@ proptest! {
         c2 in constraint_text(),
     ) {
         let mut ledger = Ledger::from_constraints(&[constraint("c1", c1), constraint("c2", c2)]);
-        ledger.add_page(&PageEvidence::new("https://p.example/", &title, &body));
+        ledger.add_page(&PageEvidence::new("https://p.example/", &title, &body, &PUBLIC));
         for c in &ledger.constraints {
             for e in &c.evidence {
                 let field = match e.quote.field {
@@ -130,7 +134,7 @@ proptest! {
         let mut was_supported = false;
         for (i, (title, body)) in pages.iter().enumerate() {
             let url = format!("https://p{i}.example/");
-            ledger.add_page(&PageEvidence::new(&url, title, body));
+            ledger.add_page(&PageEvidence::new(&url, title, body, &PUBLIC));
             let now = ledger.constraints[0].status.is_supported();
             prop_assert!(now || !was_supported);
             prop_assert_eq!(ledger.ready, now);

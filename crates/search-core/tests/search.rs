@@ -2,6 +2,8 @@
 //! its public API, with the real heuristic planner, the real fusion and the
 //! in-process testing engines.
 
+use ferret_core::Provenance;
+use ferret_core::Runtime;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -73,7 +75,8 @@ impl Engine for RecordingEngine {
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         request.validate()?;
         self.seen.lock().unwrap().push(request.clone());
-        Ok(EngineResponse::from_hits(
+        Ok(EngineResponse::new(
+            Provenance::public(Runtime::Http),
             self.hits
                 .iter()
                 .take(request.max_results)
@@ -96,12 +99,15 @@ impl Engine for AnsweringEngine {
         EngineCapabilities::new(EngineKind::Answer)
     }
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
-        let mut response = EngineResponse::from_hits(vec![EngineHit::new(
-            1,
-            "https://developer.mozilla.org/en-US/docs/Web/API/WebTransport",
-            "WebTransport - Web APIs | MDN",
-            "The WebTransport interface provides functionality to enable a user agent to connect to an HTTP/3 server.",
-        )]);
+        let mut response = EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(
+                1,
+                "https://developer.mozilla.org/en-US/docs/Web/API/WebTransport",
+                "WebTransport - Web APIs | MDN",
+                "The WebTransport interface provides functionality to enable a user agent to connect to an HTTP/3 server.",
+            )],
+        );
         response.answer = Some(format!("{} is a web API over HTTP/3.", request.query));
         Ok(response)
     }

@@ -4,6 +4,7 @@
 //! `--json`). Failures are [`SkillError`]s; [`SkillError::envelope`] turns
 //! one into `ferret.skills.error.v1`.
 
+use ferret_core::Provenance;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -175,6 +176,8 @@ pub struct NavigateOutput {
     pub url: String,
     /// The skills covering it.
     pub skills: Vec<SkillContext>,
+    /// Who read the page: the browser that ran.
+    pub provenance: Provenance,
 }
 
 /// navigate_site, as an envelope.
@@ -184,6 +187,7 @@ pub async fn navigate(tools: &SiteTools, url: &str) -> Result<NavigateOutput, Sk
         schema: NAVIGATE_SCHEMA.into(),
         url: context.url,
         skills: context.skills,
+        provenance: tools.provenance(),
     })
 }
 
@@ -200,6 +204,9 @@ pub struct RunOutput {
     pub url: String,
     /// The tool's record, as returned.
     pub result: Value,
+    /// Who read it: the browser that ran the tool (login data when it was
+    /// the user's own browser or the persistent profile).
+    pub provenance: Provenance,
 }
 
 /// Parse `--args` JSON (must be an object; empty means `{}`).
@@ -243,5 +250,6 @@ pub async fn run(
         tool_name: tool_name.to_string(),
         url: page_url,
         result,
+        provenance: tools.provenance(),
     })
 }

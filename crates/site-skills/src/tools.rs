@@ -14,6 +14,7 @@
 //! A success is the bare record the tool returned; a failure is a
 //! [`SkillError`] carrying the reason.
 
+use ferret_core::Provenance;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -132,6 +133,12 @@ impl SiteTools {
     pub fn collector(mut self, config: CollectorConfig) -> Self {
         self.collector = config;
         self
+    }
+
+    /// What the tools read as: the provenance of the browser that runs
+    /// them (the one that served the last call, once one ran).
+    pub fn provenance(&self) -> Provenance {
+        self.runtime.provenance()
     }
 
     /// The registry.

@@ -19,6 +19,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect};
 use axum::routing::get;
 use ferret_browser::{BrowserRuntime, ChromiumConfig, ChromiumRuntime};
+use ferret_core::{Provenance, Runtime};
 use ferret_site_skills::commands;
 use ferret_site_skills::{
     CollectStop, CollectorConfig, OverrideRoots, Registry, SiteTools, SkillError,
@@ -393,6 +394,11 @@ fn main() {
             agent_and_cli(ctx.clone()),
         )
         .await;
+        h.run(
+            "a_tool_run_in_the_users_browser_is_login_data",
+            users_browser(ctx.clone()),
+        )
+        .await;
 
         let pid = chromium.browser_pid();
         runtime.shutdown().await.expect("shutdown");
@@ -409,6 +415,65 @@ fn main() {
         h.finish()
     });
     std::process::exit(code);
+}
+
+/// A Chromium of the test's own, started as a user would (its own profile,
+/// a DevTools port), and attached to with pro mode on: a site tool run
+/// there reads login data, labelled `chromium-attached`.
+async fn users_browser(ctx: Ctx) {
+    let profile = tempfile::tempdir().expect("a profile");
+    let mut child = tokio::process::Command::new(support::chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--ignore-certificate-errors",
+            "--remote-debugging-port=0",
+            "--host-resolver-rules=MAP * 127.0.0.1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("about:blank")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the user's chromium");
+    let port_file = profile.path().join("DevToolsActivePort");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let endpoint = loop {
+        if let Some(port) = std::fs::read_to_string(&port_file)
+            .ok()
+            .and_then(|t| t.lines().next().map(str::to_string))
+            .filter(|p| !p.is_empty())
+        {
+            break format!("http://127.0.0.1:{port}");
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no DevToolsActivePort"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let home = tempfile::tempdir().expect("a home");
+    ferret_browser::pro_mode::enable(home.path()).expect("pro mode on");
+    let attached = ChromiumRuntime::new(ChromiumConfig::attached(endpoint).home(home.path()))
+        .expect("an attached runtime");
+    let tools = SiteTools::new(ctx.tools.registry().clone(), Arc::new(attached.clone()));
+    let run = commands::run(
+        &tools,
+        "feedtest",
+        "echo",
+        Some(&json!({"name": "n"})),
+        Some(&ctx.url("feed.example", "/static")),
+    )
+    .await
+    .expect("the tool runs in the user's browser");
+    assert_eq!(run.result["host"], "feed.example");
+    assert_eq!(run.provenance, Provenance::login(Runtime::ChromiumAttached));
+    attached.shutdown().await.expect("detach");
+    let _ = child.kill().await;
 }
 
 async fn refusals_before_navigation(ctx: Ctx) {
@@ -1179,6 +1244,7 @@ async fn agent_and_cli(ctx: Ctx) {
         .unwrap();
     assert_eq!(nav.schema, "ferret.skills.navigate.v1");
     assert_eq!(nav.skills[0].id, "github");
+    assert_eq!(nav.provenance, Provenance::public(Runtime::ChromiumManaged));
     let run = commands::run(
         t,
         "wikipedia",
@@ -1193,6 +1259,8 @@ async fn agent_and_cli(ctx: Ctx) {
     assert_eq!(json["site_id"], "wikipedia");
     assert!(json["url"].as_str().unwrap().contains("en.wikipedia.org"));
     assert_eq!(json["result"]["title"], "Cargo");
+    assert_eq!(json["provenance"]["search_partition"], "public");
+    assert_eq!(json["provenance"]["runtime"], "chromium-managed");
     let err = commands::run(t, "github", "thread", None, None)
         .await
         .unwrap_err();

@@ -131,7 +131,7 @@ impl Session {
 /// ```no_run
 /// # async fn demo() -> Result<(), ferret_browser::BrowserError> {
 /// use ferret_browser::{BrowserRuntime, ChromiumConfig, ChromiumRuntime, RenderOptions};
-/// let runtime = ChromiumRuntime::new(ChromiumConfig::from_env())?;
+/// let runtime = ChromiumRuntime::new(ChromiumConfig::from_env()?)?;
 /// let page = runtime
 ///     .render("ferret", "https://example.com/", &RenderOptions::default())
 ///     .await?;
@@ -245,11 +245,12 @@ impl ChromiumRuntime {
         }
     }
 
+    /// The partition of the browser that runs now (before the first call:
+    /// the configured choice's).
     fn current_partition(&self) -> Partition {
-        if self.runtime_kind() == Some(RuntimeKind::Attached) {
-            Partition::Login
-        } else {
-            self.inner.config.partition()
+        match self.runtime_kind() {
+            Some(kind) => self.inner.config.partition_of(kind),
+            None => self.inner.config.partition(),
         }
     }
 
@@ -294,33 +295,50 @@ impl ChromiumRuntime {
 
     async fn connect(&self) -> Result<Session, BrowserError> {
         let config = &self.inner.config;
-        match &config.runtime {
-            RuntimeChoice::Managed { executable } => self.launch_managed(executable).await,
-            RuntimeChoice::Attached { endpoint } => self.attach(endpoint).await,
-            RuntimeChoice::Auto {
-                executable,
-                endpoint,
-            } => match self.launch_managed(executable).await {
-                Ok(session) => Ok(session),
-                Err(managed_err) => match endpoint {
-                    None => Err(managed_err),
-                    Some(endpoint) => {
-                        pro_mode::require(
-                            &config.home,
-                            "falling back to the attached browser (FERRET_CDP_URL)",
-                        )
-                        .map_err(|gate| BrowserError::NoRuntime {
-                            message: format!("managed: {managed_err}; attached: {gate}"),
-                        })?;
-                        self.attach(endpoint)
-                            .await
-                            .map_err(|attach_err| BrowserError::NoRuntime {
-                                message: format!("managed: {managed_err}; attached: {attach_err}"),
-                            })
-                    }
-                },
-            },
+        match (config.runtime, config.endpoint.as_deref()) {
+            (RuntimeChoice::Managed, _) | (RuntimeChoice::Auto, None) => {
+                self.launch_managed(&config.executable).await
+            }
+            (RuntimeChoice::Attached, Some(endpoint)) => self.attach(endpoint).await,
+            (RuntimeChoice::Attached, None) => Err(BrowserError::NoRuntime {
+                message: format!(
+                    "the attached runtime needs the browser's DevTools endpoint: set {} \
+                     (e.g. http://127.0.0.1:9222, from a Chrome started with \
+                     --remote-debugging-port=9222)",
+                    crate::config::CDP_URL_ENV
+                ),
+            }),
+            (RuntimeChoice::Auto, Some(endpoint)) => {
+                match self.launch_managed(&config.executable).await {
+                    Ok(session) => Ok(session),
+                    Err(managed_err) => self.fall_back_to_attached(endpoint, managed_err).await,
+                }
+            }
         }
+    }
+
+    /// Auto's fallback when Chromium could not start: the attached browser,
+    /// behind the pro-mode gate when it reads in the login partition.
+    async fn fall_back_to_attached(
+        &self,
+        endpoint: &str,
+        managed_err: BrowserError,
+    ) -> Result<Session, BrowserError> {
+        let config = &self.inner.config;
+        if config.attached_partition == Partition::Login {
+            pro_mode::require(
+                &config.home,
+                "falling back to the attached browser (FERRET_CDP_URL)",
+            )
+            .map_err(|gate| BrowserError::NoRuntime {
+                message: format!("managed: {managed_err}; attached: {gate}"),
+            })?;
+        }
+        self.attach(endpoint)
+            .await
+            .map_err(|attach_err| BrowserError::NoRuntime {
+                message: format!("managed: {managed_err}; attached: {attach_err}"),
+            })
     }
 
     fn handler_config(&self) -> HandlerConfig {
@@ -555,24 +573,28 @@ impl ChromiumRuntime {
             .await
     }
 
+    /// What this runtime reads as now: the browser that runs (or, before
+    /// the first call, the one the configuration would start).
     fn provenance_now(&self) -> Provenance {
-        let runtime = self
+        let kind = self
             .runtime_kind()
             .unwrap_or(match self.inner.config.runtime {
-                RuntimeChoice::Attached { .. } => RuntimeKind::Attached,
-                _ => RuntimeKind::Managed,
-            })
-            .as_str();
-        match self.current_partition() {
-            Partition::Login => Provenance::login(runtime),
-            Partition::Public => Provenance::public(runtime),
-        }
+                RuntimeChoice::Attached => RuntimeKind::Attached,
+                RuntimeChoice::Managed | RuntimeChoice::Auto => RuntimeKind::Managed,
+            });
+        self.provenance_of(kind)
+    }
+
+    /// What a read by a browser of `kind` is: its runtime, and the
+    /// partition the configuration gives that kind.
+    fn provenance_of(&self, kind: RuntimeKind) -> Provenance {
+        Provenance::of(self.inner.config.partition_of(kind), kind.runtime())
     }
 }
 
 fn login_what(config: &ChromiumConfig) -> &'static str {
-    match (&config.runtime, &config.profile) {
-        (RuntimeChoice::Attached { .. }, _) => "attaching to a running browser",
+    match (config.runtime, &config.profile) {
+        (RuntimeChoice::Attached, _) => "attaching to a running browser",
         _ => "the persistent browser profile",
     }
 }
@@ -807,21 +829,16 @@ impl BrowserRuntime for ChromiumRuntime {
 
     async fn status(&self) -> Result<RuntimeStatus, BrowserError> {
         let config = &self.inner.config;
-        let (executable, endpoint) = match &config.runtime {
-            RuntimeChoice::Managed { executable } => (Some(executable.clone()), None),
-            RuntimeChoice::Attached { endpoint } => (None, Some(endpoint.clone())),
-            RuntimeChoice::Auto {
-                executable,
-                endpoint,
-            } => (Some(executable.clone()), endpoint.clone()),
-        };
+        let executable = (config.runtime != RuntimeChoice::Attached)
+            .then(|| config.executable.display().to_string());
+        let endpoint = config.endpoint.clone();
         let mut status = RuntimeStatus {
             runtime: self.runtime_kind(),
             partition: self.current_partition(),
             connected: false,
             browser_version: None,
             pid: None,
-            executable: executable.map(|p: PathBuf| p.display().to_string()),
+            executable,
             endpoint,
             launches: self.launches(),
             spaces: Vec::new(),
@@ -907,9 +924,11 @@ impl BrowserRuntime for ChromiumRuntime {
             .timeout
             .unwrap_or(self.inner.config.page_load_timeout);
         let call_timeout = self.inner.config.call_timeout;
-        let provenance = self.provenance_now();
         self.run(&format!("render {url}"), |session| async move {
             let start = Instant::now();
+            // The browser that serves this render, not the one configured:
+            // auto may have fallen back to the attached browser.
+            let provenance = self.provenance_of(session.kind);
             let space = self.space(&session, space).await?;
             let lease = tokio::time::timeout(
                 budget,
@@ -962,7 +981,7 @@ impl BrowserRuntime for ChromiumRuntime {
                     wait_satisfied: met,
                     blocked: tab.state.blocked(),
                     elapsed_ms: start.elapsed().as_millis() as u64,
-                    provenance: provenance.clone(),
+                    provenance,
                 })
             }
             .await;

@@ -17,7 +17,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use ferret_core::{EngineHit, EngineRequest, EngineResponse, Partition, Provenance};
+use ferret_core::{EngineHit, EngineRequest, EngineResponse, Partition, Provenance, Runtime};
 
 use super::{CacheError, CacheKey, CachedResponse, SearchCache, SearchCacheExt};
 
@@ -170,28 +170,28 @@ fn sample(tag: &str, hits: u32) -> CachedResponse {
             )
         })
         .collect();
-    let mut response = EngineResponse::from_hits(hits);
+    let mut response = EngineResponse::new(Provenance::public(Runtime::Http), hits);
     response.warnings.push(format!("warning {tag}"));
     CachedResponse::new("conformance", response)
 }
 
 /// One provenance per login marker.
 fn login_provenances() -> Vec<(&'static str, Provenance)> {
-    let mut partition = Provenance::public("http");
+    let mut partition = Provenance::public(Runtime::Http);
     partition.search_partition = Partition::Login;
-    let mut state = Provenance::public("http");
+    let mut state = Provenance::public(Runtime::Http);
     state.login_state_used = true;
-    let mut auth = Provenance::public("http");
+    let mut auth = Provenance::public(Runtime::Http);
     auth.auth_partition = "login:zhihu".into();
-    let mut ineligible = Provenance::public("http");
+    let mut ineligible = Provenance::public(Runtime::Http);
     ineligible.cache_eligible = false;
     vec![
-        ("login", Provenance::login("chromium-managed")),
+        ("login", Provenance::login(Runtime::ChromiumManaged)),
         ("partition", partition),
         ("state", state),
         ("auth", auth),
         ("ineligible", ineligible),
-        ("attached", Provenance::public("chromium-attached")),
+        ("attached", Provenance::login(Runtime::ChromiumAttached)),
     ]
 }
 

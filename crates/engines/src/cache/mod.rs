@@ -24,7 +24,7 @@
 //! ([`Provenance::is_login`]: login partition, login state used, an
 //! `auth_partition` starting with `login`, or `cache_eligible = false`), or
 //! whose runtime or engine is one that only ever runs with a user's session
-//! ([`LOGIN_RUNTIME_MARKERS`], as argo refuses `ego-browser` sources).
+//! ([`LOGIN_ENGINE_MARKERS`], as argo refuses `ego-browser` sources).
 
 pub mod conformance;
 mod key;
@@ -57,9 +57,11 @@ pub use ttl::{FINANCIAL_WORDS, FRESHNESS_WORDS, INTENT_TIERS, TTL_TIERS, TtlPoli
 
 pub(crate) use key::hex_prefix;
 
-/// Runtimes and engine names that always carry a user's session: data from
-/// them is login data even if its provenance flags were lost.
-pub const LOGIN_RUNTIME_MARKERS: &[&str] = &["chromium-attached", "ego-browser", "ego_browser"];
+/// Engine names that always carry a user's session: data from them is
+/// login data even if its provenance flags were lost. (An attached browser
+/// is judged by its provenance alone: the user's own browser reads in the
+/// login partition, a declared pool of clean browsers in the public one.)
+pub const LOGIN_ENGINE_MARKERS: &[&str] = &["ego-browser", "ego_browser"];
 
 /// A cache failure.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -146,12 +148,11 @@ pub fn login_marker(engine: &str, provenance: &Provenance) -> Option<String> {
             p.search_partition, p.login_state_used, p.auth_partition, p.cache_eligible
         ));
     }
-    let runtime = provenance.runtime.to_ascii_lowercase();
     let engine = engine.to_ascii_lowercase();
-    LOGIN_RUNTIME_MARKERS
+    LOGIN_ENGINE_MARKERS
         .iter()
-        .find(|m| runtime.contains(*m) || engine.contains(*m))
-        .map(|m| format!("runtime or engine {m:?} always uses a login session"))
+        .find(|m| engine.contains(*m))
+        .map(|m| format!("engine {m:?} always uses a login session"))
 }
 
 /// A value that passed the login guard: the only thing a backend can store.
@@ -264,26 +265,45 @@ impl<C: SearchCache + ?Sized> SearchCache for std::sync::Arc<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferret_core::Runtime;
 
     #[test]
     fn the_guard_refuses_every_login_marker() {
         let key = CacheKey::for_request("e", &ferret_core::EngineRequest::new("q"));
-        let public = CachedResponse::new("e", EngineResponse::default());
+        let public = CachedResponse::new(
+            "e",
+            EngineResponse::empty(Provenance::public(Runtime::Http)),
+        );
         assert!(AdmittedEntry::admit(key.clone(), public, Duration::from_secs(1)).is_ok());
 
-        let mut login = CachedResponse::new("e", EngineResponse::default());
-        login.response.provenance = Provenance::login("chromium-managed");
+        let mut login = CachedResponse::new(
+            "e",
+            EngineResponse::empty(Provenance::public(Runtime::Http)),
+        );
+        login.response.provenance = Provenance::login(Runtime::ChromiumManaged);
         let err = AdmittedEntry::admit(key.clone(), login, Duration::from_secs(1)).unwrap_err();
         assert!(
             matches!(err, CacheError::LoginPartitionRejected { .. }),
             "{err}"
         );
 
-        let mut attached = CachedResponse::new("e", EngineResponse::default());
-        attached.response.provenance = Provenance::public("chromium-attached");
-        assert!(AdmittedEntry::admit(key.clone(), attached, Duration::from_secs(1)).is_err());
+        // The user's own browser reads login data; a declared public pool
+        // of attached browsers reads public data, which may be cached.
+        let user = CachedResponse::new(
+            "e",
+            EngineResponse::empty(Provenance::login(Runtime::ChromiumAttached)),
+        );
+        assert!(AdmittedEntry::admit(key.clone(), user, Duration::from_secs(1)).is_err());
+        let pool = CachedResponse::new(
+            "e",
+            EngineResponse::empty(Provenance::public(Runtime::ChromiumAttached)),
+        );
+        assert!(AdmittedEntry::admit(key.clone(), pool, Duration::from_secs(1)).is_ok());
 
-        let ego = CachedResponse::new("ego_browser_bing", EngineResponse::default());
+        let ego = CachedResponse::new(
+            "ego_browser_bing",
+            EngineResponse::empty(Provenance::public(Runtime::Http)),
+        );
         assert!(AdmittedEntry::admit(key, ego, Duration::from_secs(1)).is_err());
     }
 }

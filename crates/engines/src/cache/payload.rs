@@ -75,13 +75,18 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<CachedResponse, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferret_core::Provenance;
+    use ferret_core::Runtime;
     use ferret_core::{EngineHit, EngineResponse};
 
     fn value(hits: u32) -> CachedResponse {
         let hits = (1..=hits)
             .map(|i| EngineHit::new(i, format!("https://a.example/{i}"), "title", "snippet"))
             .collect();
-        CachedResponse::new("brave", EngineResponse::from_hits(hits))
+        CachedResponse::new(
+            "brave",
+            EngineResponse::new(Provenance::public(Runtime::Http), hits),
+        )
     }
 
     #[test]

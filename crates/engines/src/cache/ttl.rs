@@ -249,9 +249,14 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
 mod tests {
     use super::*;
     use ferret_core::EngineHit;
+    use ferret_core::Provenance;
+    use ferret_core::Runtime;
 
     fn some_hits() -> EngineResponse {
-        EngineResponse::from_hits(vec![EngineHit::new(1, "https://a.example/", "a", "")])
+        EngineResponse::new(
+            Provenance::public(Runtime::Http),
+            vec![EngineHit::new(1, "https://a.example/", "a", "")],
+        )
     }
 
     #[test]
@@ -321,6 +326,13 @@ mod tests {
     fn empty_answers_are_kept_45_seconds() {
         let p = TtlPolicy::new();
         let r = EngineRequest::new("tokio").with_intent(Intent::Resource);
-        assert_eq!(p.ttl(&r, &EngineResponse::default()).as_secs(), 45);
+        assert_eq!(
+            p.ttl(
+                &r,
+                &EngineResponse::empty(Provenance::public(Runtime::Http))
+            )
+            .as_secs(),
+            45
+        );
     }
 }

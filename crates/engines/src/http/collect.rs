@@ -1,7 +1,7 @@
 //! [`HitCollector`]: parsed result rows → ranked [`EngineHit`]s, with a
 //! warning for every row dropped.
 
-use ferret_core::{EngineHit, EngineResponse, Provenance};
+use ferret_core::{EngineHit, EngineResponse, Provenance, Runtime};
 use url::Url;
 
 use super::inline_html::collapse_whitespace;
@@ -99,7 +99,7 @@ impl HitCollector {
             hits: self.hits,
             answer: None,
             warnings: self.warnings,
-            provenance: Provenance::public("http"),
+            provenance: Provenance::public(Runtime::Http),
         }
     }
 }

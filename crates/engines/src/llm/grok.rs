@@ -17,6 +17,7 @@ use async_trait::async_trait;
 use ferret_core::tokenize::token_strings;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Intent,
+    Runtime,
 };
 
 use super::chat::{ChatClient, ChatClientBuilder, ChatMessage};
@@ -256,7 +257,7 @@ impl Engine for GrokEngine {
         }
         let text = self.client.complete(&self.prompt(request)).await?;
         let mut response = parse::hits_from_text("grok", &text, request.max_results);
-        response.provenance.runtime = "llm".into();
+        response.provenance.runtime = Runtime::Llm;
         Ok(response)
     }
 }

@@ -76,7 +76,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, SecondsFormat, Utc};
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Provenance,
+    Provenance, Runtime,
 };
 use serde::{Deserialize, Serialize};
 use tantivy::collector::TopDocs;
@@ -942,7 +942,7 @@ impl Inner {
             hits,
             answer: None,
             warnings,
-            provenance: Provenance::public("local"),
+            provenance: Provenance::public(Runtime::Local),
         })
     }
 }

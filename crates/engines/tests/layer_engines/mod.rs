@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use ferret_core::Provenance;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,6 +12,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
+    Runtime,
 };
 use tokio::time::Instant;
 
@@ -123,7 +125,7 @@ impl Engine for Switch {
                 )
             })
             .collect();
-        Ok(EngineResponse::from_hits(hits))
+        Ok(EngineResponse::new(Provenance::public(Runtime::Http), hits))
     }
 }
 

@@ -42,6 +42,7 @@
 //! [`check_speculation_cap`] enforces that at most 30 % of conclusions are
 //! `[推测]`.
 
+use ferret_core::Provenance;
 use std::cmp::Ordering;
 
 use serde::{Deserialize, Serialize};
@@ -206,6 +207,8 @@ pub struct Quote {
     pub source_tier: SourceTier,
     /// The cited item's evidence label.
     pub label: EvidenceLabel,
+    /// Who read the cited item's text.
+    pub provenance: Provenance,
 }
 
 /// Why a claim has no quote.
@@ -472,6 +475,7 @@ fn bind_one(
             score: best.window.score,
             source_tier: item.source_tier,
             label: item.label(),
+            provenance: item.provenance.clone(),
         }),
         terms,
         unciteable: None,

@@ -31,9 +31,9 @@
 
 use std::collections::HashSet;
 
-use ferret_core::SearchResult;
 use ferret_core::authority::{authority, registrable_domain};
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
+use ferret_core::{Provenance, SearchResult};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::FetchedPage;
@@ -192,6 +192,8 @@ pub struct EvidenceItem {
     /// `forum`, …; see [`crate::citations::EvidenceLabel::classify`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// Who read its title and text.
+    pub provenance: Provenance,
 }
 
 /// An evidence item or a set of them could not be used.
@@ -242,9 +244,14 @@ pub fn check_ids(items: &[EvidenceItem]) -> Result<(), EvidenceItemError> {
 }
 
 impl EvidenceItem {
-    /// An unfetched item for `url`: canonical URL, registrable domain and
-    /// source tier are derived from it.
-    pub fn new(id: impl Into<String>, url: impl Into<String>) -> Result<Self, EvidenceItemError> {
+    /// An unfetched item for `url`, known through a read `provenance` says
+    /// (a search result's, a page's): canonical URL, registrable domain and
+    /// source tier are derived from the URL.
+    pub fn new(
+        id: impl Into<String>,
+        url: impl Into<String>,
+        provenance: Provenance,
+    ) -> Result<Self, EvidenceItemError> {
         let id = id.into();
         let url = url.into();
         if id.is_empty() {
@@ -275,6 +282,7 @@ impl EvidenceItem {
             role: QueryRole::Direct,
             subjects: Vec::new(),
             kind: None,
+            provenance,
         })
     }
 
@@ -287,7 +295,7 @@ impl EvidenceItem {
         } else {
             &page.final_url
         };
-        let mut item = EvidenceItem::new(id, url.clone())?;
+        let mut item = EvidenceItem::new(id, url.clone(), page.provenance.clone())?;
         item.title = page.title.clone().unwrap_or_default();
         item.fetched = page.ok && !page.text.trim().is_empty();
         item.text = if item.fetched {
@@ -309,7 +317,11 @@ impl EvidenceItem {
         id: impl Into<String>,
         result: &SearchResult,
     ) -> Result<Self, EvidenceItemError> {
-        let mut item = EvidenceItem::new(id, result.original_url.to_string())?;
+        let mut item = EvidenceItem::new(
+            id,
+            result.original_url.to_string(),
+            result.provenance.clone(),
+        )?;
         item.title = result.title.to_string();
         item.published_at = result.published_at.clone();
         item.rank = result.sources.iter().map(|s| s.rank).min();

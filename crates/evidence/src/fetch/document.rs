@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use ferret_core::Provenance;
+use ferret_core::{Provenance, Runtime};
 use url::Url;
 
 use super::FetchOptions;
@@ -334,7 +334,7 @@ pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> Fetch
         parsed.as_ref(),
         options,
         Source::Reader,
-        Provenance::public("local"),
+        Provenance::public(Runtime::Local),
     );
     finish_local(reading, url.unwrap_or("about:blank"), options, started)
 }
@@ -371,7 +371,7 @@ pub fn fetch_from_file(
             base,
             options,
             Source::Reader,
-            Provenance::public("local"),
+            Provenance::public(Runtime::Local),
         ),
         None => {
             let decoded = decode_html(&bytes, content_type);
@@ -380,7 +380,7 @@ pub fn fetch_from_file(
                 None,
                 options,
                 Source::Reader,
-                Provenance::public("local"),
+                Provenance::public(Runtime::Local),
             )
         }
     };

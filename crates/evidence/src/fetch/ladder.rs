@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use ferret_core::Provenance;
+use ferret_core::{Provenance, Runtime};
 use tracing::Instrument;
 use url::Url;
 
@@ -18,6 +18,11 @@ use super::page::{
 use super::quality::assess_quality;
 use super::{BrowserMode, FetchOptions, Fetcher};
 use crate::verify::{Assessment, Source, Verdict};
+
+/// What the HTTP step reads as: public, over plain HTTP.
+const HTTP_READ: Provenance = Provenance::public(Runtime::Http);
+/// What a public endpoint reads as: public, through the site's API.
+const ENDPOINT_READ: Provenance = Provenance::public(Runtime::PublicEndpoint);
 
 /// One candidate reading with how the ladder got to it.
 struct Candidate {
@@ -36,6 +41,9 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Records a step: `provenance` is its reading's, or for a step that
+    /// failed, the one it would have read with.
+    #[allow(clippy::too_many_arguments)]
     fn attempt(
         &mut self,
         source: Source,
@@ -44,6 +52,7 @@ impl Run<'_> {
         outcome: AttemptOutcome,
         detail: impl Into<String>,
         since: Instant,
+        provenance: &Provenance,
     ) {
         self.attempts.push(Attempt {
             source,
@@ -52,6 +61,7 @@ impl Run<'_> {
             verdict,
             detail: detail.into(),
             elapsed_ms: elapsed_ms(since),
+            provenance: provenance.clone(),
         });
     }
 
@@ -193,7 +203,7 @@ fn endpoint_reading(ep: EndpointPage, page_url: &Url, options: &FetchOptions) ->
         Some(page_url),
         options,
         Source::PublicEndpoint,
-        Provenance::public("http"),
+        ENDPOINT_READ,
     );
     if options.markdown
         && let Some(md) = markdown
@@ -276,6 +286,7 @@ impl Fetcher {
                 outcome_of(&assessment),
                 "browser mode required",
                 t0,
+                &reading.provenance,
             );
             return run.finish(Candidate {
                 reading,
@@ -305,6 +316,7 @@ impl Fetcher {
                         outcome_of(&assessment),
                         target.label(),
                         t0,
+                        &reading.provenance,
                     );
                     if assessment.ok {
                         return run.finish(Candidate {
@@ -351,6 +363,7 @@ impl Fetcher {
                         AttemptOutcome::Failed,
                         detail.clone(),
                         t0,
+                        &ENDPOINT_READ,
                     );
                     run.warnings.push(Warning::new(
                         WarningCode::PublicEndpointFailed,
@@ -378,6 +391,7 @@ impl Fetcher {
                     AttemptOutcome::Failed,
                     e.to_string(),
                     t0,
+                    &HTTP_READ,
                 );
                 if !browser_may_retry(&e) {
                     return Err(e);
@@ -416,6 +430,7 @@ impl Fetcher {
                         .map(|s| format!("HTTP {s}"))
                         .unwrap_or_default(),
                     t0,
+                    &reading.provenance,
                 );
                 let mut browser = None;
                 if let Some((reason, detail)) =
@@ -481,7 +496,7 @@ impl Fetcher {
             &response.final_url,
             options,
             Source::Fetch,
-            Provenance::public("http"),
+            HTTP_READ,
         );
         r.status = Some(response.status);
         r.final_url = response.final_url.to_string();
@@ -524,6 +539,7 @@ impl Fetcher {
                     outcome_of(&assessment),
                     format!("escalated: {}", escalation.reason),
                     t0,
+                    &reading.provenance,
                 );
                 Some(Candidate {
                     reading,
@@ -539,6 +555,7 @@ impl Fetcher {
                     AttemptOutcome::Failed,
                     e.to_string(),
                     t0,
+                    &self.browser_provenance(),
                 );
                 run.warnings.push(Warning::new(
                     WarningCode::BrowserFailed,
@@ -575,6 +592,30 @@ impl Fetcher {
     #[cfg(not(feature = "browser"))]
     fn browser_has_login(&self) -> bool {
         false
+    }
+
+    /// What the ladder's first step reads as: the browser's when the
+    /// browser is required, else plain HTTP's.
+    pub(crate) fn first_step_provenance(&self, options: &FetchOptions) -> Provenance {
+        match options.browser.unwrap_or(self.config().browser_mode) {
+            BrowserMode::Required => self.browser_provenance(),
+            BrowserMode::Auto | BrowserMode::Never => HTTP_READ,
+        }
+    }
+
+    /// What the browser step reads as (the runtime's provenance now; a
+    /// render reports the one of the browser that actually served it).
+    #[cfg(feature = "browser")]
+    fn browser_provenance(&self) -> Provenance {
+        match self.runtime() {
+            Some(rt) => rt.provenance(),
+            None => Provenance::public(Runtime::ChromiumManaged),
+        }
+    }
+
+    #[cfg(not(feature = "browser"))]
+    fn browser_provenance(&self) -> Provenance {
+        Provenance::public(Runtime::ChromiumManaged)
     }
 
     #[cfg(feature = "browser")]

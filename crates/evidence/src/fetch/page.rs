@@ -79,8 +79,11 @@ pub struct FetchedPage {
     pub markers: Vec<Marker>,
     /// Why this verdict, in a few words.
     pub verdict_reason: String,
-    /// Partition and runtime (`public`/`http` for HTTP and endpoints; the
-    /// runtime's for the browser).
+    /// Who read the text: `http` for plain HTTP, `public-endpoint` for a
+    /// site's API, `local` for a file, and for the browser the runtime
+    /// that actually served the render (`chromium-managed`, or
+    /// `chromium-attached`: the user's browser, login data unless it was
+    /// declared a public pool).
     pub provenance: Provenance,
     /// Whether a browser produced this page.
     pub chrome_used: bool,
@@ -217,6 +220,8 @@ pub struct Attempt {
     pub detail: String,
     /// How long it took.
     pub elapsed_ms: u64,
+    /// Who read (or tried to read) the page at this step.
+    pub provenance: Provenance,
 }
 
 /// What a warning is about.

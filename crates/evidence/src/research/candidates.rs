@@ -23,6 +23,7 @@
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
 use ferret_core::response::{DroppedRow, EVIDENCE_POLICY, SEARCH_SCHEMA, SearchResponse};
 use ferret_core::rows::{NormalizedRows, normalize_rows_str, normalize_rows_with};
+use ferret_core::{Provenance, ProvenanceClaim, Runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -58,6 +59,26 @@ pub struct ResultRow {
     /// The search's own 0–1 relevance, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// Who read the row (its title and snippet): a fused result's
+    /// provenance, or what the caller's row claims. A row written without
+    /// provenance fields is public data the caller supplied (runtime
+    /// `rows`); one with any login marker is login.
+    #[serde(default = "caller_rows", deserialize_with = "claimed_provenance")]
+    pub provenance: Provenance,
+}
+
+/// The provenance of a row that says nothing about itself.
+fn caller_rows() -> Provenance {
+    Provenance::public(Runtime::Rows)
+}
+
+/// A row's provenance read as a claim: lenient, and login whenever any
+/// field says so.
+fn claimed_provenance<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Provenance, D::Error> {
+    let value = Value::deserialize(d)?;
+    Ok(ProvenanceClaim::from_value(&value)
+        .resolve(Runtime::Rows, None)
+        .provenance)
 }
 
 /// The `ferret.results.v1` envelope: URL candidates for a research run.
@@ -128,6 +149,7 @@ impl NormalizedResults {
                     .iter_mut()
                     .find(|r| r.canonical_url == canonical)
                 {
+                    existing.provenance = existing.provenance.join(&call.response.provenance);
                     push_unique(&mut existing.engines, &call.engine);
                     push_unique(&mut existing.sub_queries, &call.sub_query);
                     if existing.snippet.len() < hit.snippet.len() {
@@ -151,6 +173,7 @@ impl NormalizedResults {
                     engines: vec![call.engine.clone()],
                     sub_queries: vec![call.sub_query.clone()],
                     score: None,
+                    provenance: call.response.provenance.clone(),
                 });
             }
         }
@@ -181,6 +204,7 @@ impl NormalizedResults {
                 engines,
                 sub_queries,
                 score: Some(r.scores.intent),
+                provenance: r.provenance.clone(),
             });
         }
         out

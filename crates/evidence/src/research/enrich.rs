@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use ferret_core::Provenance;
 use ferret_core::canonical::unwrap_redirect;
 use ferret_core::ledger::{Ledger, PageEvidence, PageOutcome};
 use ferret_core::plan::Plan;
@@ -300,6 +301,9 @@ pub struct EnrichedCandidate {
     pub text: Option<String>,
     /// How long the fetch took.
     pub elapsed_ms: u64,
+    /// Who read what this record holds: the search row's provenance joined
+    /// with the fetched page's (login when either read was).
+    pub provenance: Provenance,
 }
 
 impl EnrichedCandidate {
@@ -657,6 +661,7 @@ impl Enricher<'_> {
             source: page.source.as_str(),
             rank: Some(candidate.rank),
             from_disconfirm: candidate.from_disconfirm,
+            provenance: &page.provenance,
         };
         let scorer = self.scorer;
         ledger.add_page_scored(&evidence, &mut |request| {
@@ -778,6 +783,10 @@ fn candidate_record(
         evidence_id: evidence_id(index + 1),
         text: (include_text && !readable_text.is_empty()).then(|| readable_text.to_string()),
         elapsed_ms: 0,
+        provenance: match page {
+            Some(p) => p.provenance.join(&row.provenance),
+            None => row.provenance.clone(),
+        },
     }
 }
 
@@ -798,8 +807,12 @@ fn annotate(
     for (candidate, page) in candidates.iter().zip(pages) {
         let built = match page {
             Some(p) if p.ok => EvidenceItem::from_page(candidate.evidence_id.clone(), p),
-            _ => EvidenceItem::new(candidate.evidence_id.clone(), candidate.url.clone())
-                .map(|i| i.with_title(candidate.title.clone())),
+            _ => EvidenceItem::new(
+                candidate.evidence_id.clone(),
+                candidate.url.clone(),
+                candidate.provenance.clone(),
+            )
+            .map(|i| i.with_title(candidate.title.clone())),
         };
         match built {
             Ok(item) => {

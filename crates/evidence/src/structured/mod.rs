@@ -44,6 +44,7 @@ pub(crate) mod nesting;
 mod schema;
 mod tables;
 
+use ferret_core::Provenance;
 use scraper::Html;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -177,6 +178,10 @@ pub struct StructuredOutcome {
     /// The best candidates and how they fared (at most
     /// [`MAX_CANDIDATE_REPORTS`]).
     pub candidates: Vec<CandidateReport>,
+    /// Who read the page the data comes from, set by whoever read it
+    /// ([`StructuredOutcome::read_by`]); `null` only when no page was read
+    /// (the schema or input could not be read, the fetch failed).
+    pub provenance: Option<Provenance>,
 }
 
 impl StructuredOutcome {
@@ -193,7 +198,14 @@ impl StructuredOutcome {
             warnings: Vec::new(),
             reason,
             candidates: Vec::new(),
+            provenance: None,
         }
+    }
+
+    /// Records who read the page this outcome was extracted from.
+    pub fn read_by(mut self, provenance: Provenance) -> Self {
+        self.provenance = Some(provenance);
+        self
     }
 
     /// The fetch was refused (challenge, login wall, 403/429…).

@@ -42,7 +42,8 @@
 //! `authority`, `intent`, `final`) and the rules behind them in
 //! [`SearchResult::score_basis`].
 //!
-//! **Provenance.** A result merged from any login-partition hit carries that
+//! **Provenance.** Every source hit carries its engine answer's provenance.
+//! A result merged from any login-partition hit carries that
 //! login provenance (the best-ranked login hit's), so login data is never
 //! laundered into a public result; such a result also gets the flag
 //! `dual-sourced` when public hits were merged too. Login hits whose
@@ -485,7 +486,7 @@ fn provenance_key(p: &Provenance) -> (bool, &str, &str, bool, bool, bool) {
     (
         p.is_login(),
         &*p.auth_partition,
-        &*p.runtime,
+        p.runtime.as_str(),
         p.login_state_used,
         p.cache_eligible,
         p.merge_with_public_ok,
@@ -1189,7 +1190,7 @@ impl<'a> BuildContext<'a> {
                 if refs.iter().any(|r| !call(r).response.provenance.is_login()) {
                     flags.push("dual-sourced".to_string());
                 }
-                call(l).response.provenance.clone()
+                call(l).response.provenance.clone().sealed()
             }
             None => call(&best).response.provenance.clone(),
         };
@@ -1203,6 +1204,7 @@ impl<'a> BuildContext<'a> {
                     rank: r.rank,
                     sub_query: Arc::clone(&info.sub_query),
                     url: hit(r).url.clone(),
+                    provenance: call(r).response.provenance.clone(),
                 }
             })
             .collect();

@@ -868,6 +868,9 @@ fn band_pairs(
 }
 
 fn fold_into(rep: &mut SearchResult, member: SearchResult, distance: u32) {
+    // Login is sticky: a result that lists a login near-duplicate (its
+    // title and sources) is login data too.
+    rep.provenance = rep.provenance.join(&member.provenance);
     rep.near_duplicates.push(NearDuplicate {
         url: member.url,
         original_url: member.original_url,
