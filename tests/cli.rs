@@ -873,3 +873,51 @@ fn search_present_lists_few_results_and_groups_many_by_theme() {
     assert!(human.status.success());
     assert!(String::from_utf8_lossy(&human.stdout).contains("https://bench0.example.com/a"));
 }
+
+#[test]
+fn fifty_concurrent_first_runs_all_answer_from_the_index() {
+    // One empty FERRET_HOME, fifty processes at once: the one that seeds
+    // the local index holds a lock, the others wait for it and then read
+    // the seeded index — none fails, none answers from an empty index.
+    let home = tempfile_dir();
+    let children: Vec<std::process::Child> = (0..50)
+        .map(|_| {
+            let mut cmd = process::hermetic_command(&home);
+            cmd.env("FERRET_OFFLINE", "1")
+                .args(["search", "URL guard", "--engines", "local", "--json"])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().expect("spawn ferret")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().expect("ferret output");
+        assert!(
+            out.status.success(),
+            "exit {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json(&out);
+        assert!(
+            !v["results"].as_array().unwrap().is_empty(),
+            "no results: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn browser_api_refused_by_the_guard_exits_non_zero() {
+    let out = run(
+        &["browser", "api", "http://127.0.0.1:9/secret", "--json"],
+        None,
+    );
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("private_or_local_host_blocked") || stderr.contains("blocked"),
+        "{stderr}"
+    );
+}

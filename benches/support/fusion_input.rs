@@ -178,7 +178,7 @@ fn host(i: usize) -> String {
     format!(
         "site{}.example{}.com",
         i % 2000,
-        if i % 3 != 0 { "" } else { "-org" }
+        if !i.is_multiple_of(3) { "" } else { "-org" }
     )
 }
 

@@ -105,30 +105,32 @@ async fn open_cache(home: &std::path::Path) -> Result<Option<Arc<dyn SearchCache
     Ok(None)
 }
 
+/// How long a process waits for another one that is seeding the index.
+#[cfg(feature = "local-index")]
+const SEED_WAIT: Duration = Duration::from_secs(60);
+
 /// The local index at `$FERRET_HOME/index`. When it is empty, it is seeded
 /// from Ferret's user guide so that a fresh offline machine answers from
-/// something real, and the user is told so.
+/// something real, and the user is told so. Concurrent first runs wait for
+/// the one that seeds (a lock beside the index).
 #[cfg(feature = "local-index")]
 pub async fn open_local_index(
     home: &std::path::Path,
     quiet: bool,
 ) -> Result<ferret::engines::local_index::LocalIndex, String> {
     use ferret::engines::local_index::LocalIndex;
-    let dir = home.join("index");
-    let index = LocalIndex::open(&dir).map_err(|e| e.to_string())?;
-    if index.is_empty() {
-        let guide = std::path::Path::new(USER_GUIDE_DIR);
-        if guide.is_dir() {
-            match index.seed_from(guide).await {
-                Ok(Some(report)) if !quiet => eprintln!(
-                    "· the local index was empty: seeded it with Ferret's user guide ({} pages from {}); add your own folders with `ferret index add <dir>`",
-                    report.documents,
-                    guide.display()
-                ),
-                Ok(_) => {}
-                Err(e) => eprintln!("ferret: warning: could not seed the local index: {e}"),
-            }
-        }
+    let guide = std::path::Path::new(USER_GUIDE_DIR);
+    let (index, report) = LocalIndex::open_seeded(home.join("index"), guide, SEED_WAIT)
+        .await
+        .map_err(|e| e.to_string())?;
+    if let Some(report) = report
+        && !quiet
+    {
+        eprintln!(
+            "· the local index was empty: seeded it with Ferret's user guide ({} pages from {}); add your own folders with `ferret index add <dir>`",
+            report.documents,
+            guide.display()
+        );
     }
     Ok(index)
 }

@@ -124,7 +124,7 @@ fn median(v: &[f64]) -> f64 {
         return 0.0;
     }
     let m = s.len() / 2;
-    if s.len() % 2 == 0 {
+    if s.len().is_multiple_of(2) {
         (s[m - 1] + s[m]) / 2.0
     } else {
         s[m]

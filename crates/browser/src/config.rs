@@ -20,6 +20,10 @@ pub const RUNTIME_ENV: &str = "FERRET_BROWSER_RUNTIME";
 /// reads in: `login` (the default: the user's own browser) or `public` (a
 /// pool of clean browsers without any user session).
 pub const CDP_PARTITION_ENV: &str = "FERRET_CDP_PARTITION";
+/// The environment variable declaring that the attached endpoint's egress
+/// is already controlled (`controlled`): only then is a public pool used in
+/// strict mode.
+pub const CDP_EGRESS_ENV: &str = "FERRET_CDP_EGRESS";
 /// The environment variable naming Ferret's data folder.
 pub const HOME_ENV: &str = "FERRET_HOME";
 /// Where Chromium is looked for when nothing else is said.
@@ -112,6 +116,11 @@ pub struct ChromiumConfig {
     /// of clean browsers without any user session (no pro mode; its reads
     /// are public and cache eligible).
     pub attached_partition: Partition,
+    /// The attached endpoint already refuses private and local addresses
+    /// on its own (a pool behind its own egress filter). Ferret cannot put
+    /// a browser it did not launch behind its egress proxy, so in strict
+    /// mode a public pool is used only when this is declared.
+    pub attached_egress_controlled: bool,
     /// The profile a managed browser uses.
     pub profile: Profile,
     /// Ferret's data folder (pro-mode state, persistent profile).
@@ -146,6 +155,7 @@ impl ChromiumConfig {
             executable: executable.into(),
             endpoint: None,
             attached_partition: Partition::Login,
+            attached_egress_controlled: false,
             profile: Profile::Ephemeral,
             home: default_home(None),
             headless: true,
@@ -201,6 +211,8 @@ impl ChromiumConfig {
             None => RuntimeChoice::Auto,
         };
         config.endpoint = non_empty(CDP_URL_ENV);
+        config.attached_egress_controlled =
+            non_empty(CDP_EGRESS_ENV).is_some_and(|v| v.trim().eq_ignore_ascii_case("controlled"));
         if let Some(p) = non_empty(CDP_PARTITION_ENV) {
             config.attached_partition = p
                 .parse()

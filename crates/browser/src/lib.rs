@@ -27,6 +27,8 @@
 //! - [`procs`]: browser processes and their memory, read from `/proc`.
 //! - [`content`]: focus paragraphs, size caps; [`quality`]: thin / login
 //!   wall / challenge signals.
+//! - [`egress`]: the managed browser's forward proxy, where the URL guard
+//!   judges every connection.
 //!
 //! ## Partitions and safety
 //!
@@ -37,16 +39,22 @@
 //! provenance (`cache_eligible: false`).
 //!
 //! Every navigation, API call and subrequest goes through the
-//! [`ferret_core::guard::UrlGuard`]: URLs are checked before navigating, and
-//! each tab pauses all of its requests (CDP `Fetch` domain) so redirect hops,
-//! images, scripts and `fetch()` calls to private addresses are failed
-//! before they leave the browser. Cross-site iframes are kept in the page's
-//! process so the interception sees them too. WebSocket connections are not
-//! paused by the `Fetch` domain and are not checked.
+//! [`ferret_core::guard::UrlGuard`]. URLs are checked before navigating;
+//! each tab pauses its requests (CDP `Fetch` domain) so that redirect hops,
+//! images, scripts and `fetch()` calls to private addresses are failed and
+//! reported. Underneath, a managed Chromium has one way out ([`egress`]): a
+//! forward proxy on loopback inside this process that every connection
+//! goes through — documents, sub-resources, WebSockets, EventSource,
+//! workers, preconnects — judged by the same guard, with strict mode's
+//! checking resolver and address pinning, while Chromium itself resolves no
+//! name at all. A browser Ferret attached to cannot be put behind the proxy:
+//! the user's own browser keeps its own network, and in strict mode a public
+//! pool is refused unless its egress is declared controlled.
 
 pub mod chromium;
 pub mod config;
 pub mod content;
+pub mod egress;
 pub mod error;
 pub mod login;
 pub mod merge;

@@ -67,7 +67,7 @@ pub async fn login(
         Profile::Ephemeral => String::new(),
     };
     let start = Instant::now();
-    let mut launched = process::launch(&visible, &executable).await?;
+    let mut launched = process::launch(&visible, &executable, None).await?;
     let connected = tokio::time::timeout(
         config.launch_timeout,
         Browser::connect_with_config(launched.ws_url.clone(), HandlerConfig::default()),

@@ -622,16 +622,13 @@ pub async fn api(rt: &dyn BrowserRuntime, req: &ApiRequest) -> Result<ApiOutput,
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
     let arg = json!({"url": req.api_url, "method": method, "body": req.body, "headers": headers});
-    // The API URL is checked before the page is asked; the page's request is
-    // checked again by the interception.
-    let guarded = rt_guard_check(rt, &req.api_url);
-    let r = match guarded {
-        Err(e) => json!({"error": e.to_string()}),
-        Ok(()) => {
-            rt.evaluate(name, &scripts::call(scripts::API_FETCH, &arg))
-                .await?
-        }
-    };
+    // The API URL is checked before the page is asked (a refusal is an
+    // error, never an answer); the page's request is checked again by the
+    // interception and the egress proxy.
+    rt_guard_check(rt, &req.api_url)?;
+    let r = rt
+        .evaluate(name, &scripts::call(scripts::API_FETCH, &arg))
+        .await?;
     let (data, data_type, truncated, status, content_type) = api_data(&r);
     Ok(ApiOutput {
         schema: "ferret.browser.api.v1".into(),

@@ -212,12 +212,12 @@ impl TimeWindow {
         if since.is_none() && until.is_none() {
             return Ok(None);
         }
-        if let (Some(a), Some(b)) = (since, until) {
-            if a > b {
-                return Err(BrowserError::invalid(format!(
-                    "the time window starts ({a}) after it ends ({b})"
-                )));
-            }
+        if let (Some(a), Some(b)) = (since, until)
+            && a > b
+        {
+            return Err(BrowserError::invalid(format!(
+                "the time window starts ({a}) after it ends ({b})"
+            )));
         }
         Ok(Some(TimeWindow { since, until }))
     }
@@ -320,10 +320,10 @@ pub fn parse_date(text: &str) -> Option<String> {
     let [cn, dmy, mdy, iso] = date_patterns();
     let mut found: Vec<(usize, NaiveDate)> = Vec::new();
     let mut push = |at: usize, y: &str, m: u32, d: &str| {
-        if let (Ok(y), Ok(d)) = (y.parse::<i32>(), d.parse::<u32>()) {
-            if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
-                found.push((at, date));
-            }
+        if let (Ok(y), Ok(d)) = (y.parse::<i32>(), d.parse::<u32>())
+            && let Some(date) = NaiveDate::from_ymd_opt(y, m, d)
+        {
+            found.push((at, date));
         }
     };
     for c in cn.captures_iter(text) {

@@ -464,8 +464,8 @@ async fn api_mode_uses_the_page_cookies(c: &Ctx) {
         Some(modes::API_MAX_CHARS)
     );
 
-    // A loopback API URL is refused, reported as data_type error, and never
-    // reaches the server.
+    // A loopback API URL is refused with the guard's typed error (never an
+    // answer), and never reaches the server.
     let before = c.secret_hits.load(Ordering::SeqCst);
     let private = modes::api(
         &c.rt,
@@ -474,8 +474,8 @@ async fn api_mode_uses_the_page_cookies(c: &Ctx) {
             .space(space),
     )
     .await
-    .expect("api private");
-    assert_eq!(private.data_type, "error");
+    .expect_err("a loopback API URL is refused");
+    assert!(matches!(private, BrowserError::Blocked { .. }), "{private}");
     assert_eq!(c.secret_hits.load(Ordering::SeqCst), before);
 }
 

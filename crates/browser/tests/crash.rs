@@ -146,10 +146,10 @@ fn main() {
         })
         .await;
 
-        if let Some(pid) = rt.browser_pid() {
-            if !pids.contains(&pid) {
-                pids.push(pid);
-            }
+        if let Some(pid) = rt.browser_pid()
+            && !pids.contains(&pid)
+        {
+            pids.push(pid);
         }
         profiles.extend(rt.profile_dirs());
         rt.shutdown().await.expect("shutdown");

@@ -100,10 +100,10 @@ async fn start_user_browser(profile: &Path) -> (String, tokio::process::Child) {
     let port_file = profile.join("DevToolsActivePort");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        if let Ok(text) = std::fs::read_to_string(&port_file) {
-            if let Some(port) = text.lines().next().filter(|p| !p.is_empty()) {
-                return (format!("http://127.0.0.1:{port}"), child);
-            }
+        if let Ok(text) = std::fs::read_to_string(&port_file)
+            && let Some(port) = text.lines().next().filter(|p| !p.is_empty())
+        {
+            return (format!("http://127.0.0.1:{port}"), child);
         }
         assert!(Instant::now() < deadline, "no DevToolsActivePort");
         tokio::time::sleep(Duration::from_millis(50)).await;

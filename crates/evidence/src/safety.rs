@@ -286,16 +286,94 @@ pub const INJECTION_PHRASES: &[InjectionPhrase] = &[
         r"作为(?:一个|一名)?(?:AI|人工智能)(?:语言模型|助手|模型)?",
     ),
     phrase(
+        "zh-hant-ignore-instructions",
+        "zh",
+        Severity::High,
+        r"(?:忽略|無視|忽視|不要理會)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|此前|上述|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|提示詞?|規則|說明|要求|設定)",
+    ),
+    phrase(
+        "zh-hant-reveal-system-prompt",
+        "zh",
+        Severity::High,
+        r"(?:洩露|洩漏|輸出|顯示|列印|告訴我|透露|重複)(?:一下)?(?:你的)?(?:系統提示詞?|系統指令|初始指令|提示詞)",
+    ),
+    phrase(
+        "zh-hide-from-user",
+        "zh",
+        Severity::High,
+        r"(?:不要|别|別|切勿)(?:告诉|告訴|透露给|透露給|让|讓)(?:用户|用戶|使用者)",
+    ),
+    phrase(
         "ja-ignore-instructions",
         "ja",
         Severity::High,
-        r"(?:これまで|以前|前|上記|すべて)の(?:指示|命令|プロンプト|ルール)(?:を)?(?:すべて)?(?:無視|忘れ)",
+        r"(?:これまで|今まで|以前|前|上記|先ほど|すべて|全て)の(?:指示|命令|指令|プロンプト|ルール|設定)(?:は|を)?(?:すべて|全て)?(?:無視|忘れ)",
+    ),
+    phrase(
+        "ja-ignore-the-instructions",
+        "ja",
+        Severity::High,
+        r"(?:指示|命令|指令|プロンプト|ルール)(?:は|を)(?:すべて|全て)?(?:無視|忘れ)(?:して|しろ|せよ|しなさい|てください|てくれ)",
+    ),
+    phrase(
+        "ja-reveal-system-prompt",
+        "ja",
+        Severity::High,
+        r"(?:システムプロンプト|初期指示|隠された指示)(?:を|の内容を)?(?:表示|出力|教え|見せ|開示|繰り返)",
+    ),
+    phrase(
+        "ja-hide-from-user",
+        "ja",
+        Severity::High,
+        r"ユーザー(?:に|には)(?:言わない|伝えない|知らせない|教えない|言うな|伝えるな)",
+    ),
+    phrase(
+        "ja-you-are-now",
+        "ja",
+        Severity::Medium,
+        r"(?:今から|これから|今後)(?:、|,)?\s*(?:あなた|君|お前)は",
+    ),
+    phrase(
+        "ja-addressed-to-ai",
+        "ja",
+        Severity::Medium,
+        r"(?:あなたが)?(?:AI|人工知能|言語モデル|チャットボット)(?:である|なら|ならば|の場合)",
     ),
     phrase(
         "ko-ignore-instructions",
         "ko",
         Severity::High,
-        r"(?:이전|모든|위의?)\s*(?:지시|명령|지침|프롬프트|규칙)(?:을|를|은|는)?\s*(?:모두\s*)?(?:무시|잊어)",
+        r"(?:이전|모든|위의?|앞의|지금까지의?)\s*(?:지시|명령|지침|프롬프트|규칙|설정)(?:사항)?(?:들)?(?:을|를|은|는)?\s*(?:모두\s*|전부\s*)?(?:무시|잊어|잊고)",
+    ),
+    phrase(
+        "ko-ignore-the-instructions",
+        "ko",
+        Severity::High,
+        r"(?:지시|명령|지침|프롬프트)(?:사항)?(?:을|를)\s*(?:모두\s*|전부\s*)?무시(?:하고|하세요|해|해라|하십시오|할\s*것)",
+    ),
+    phrase(
+        "ko-reveal-system-prompt",
+        "ko",
+        Severity::High,
+        r"시스템\s*프롬프트(?:를|을)?\s*(?:보여|출력|공개|알려|반복)",
+    ),
+    phrase(
+        "ko-hide-from-user",
+        "ko",
+        Severity::High,
+        r"사용자(?:에게|한테)\s*(?:말하지|알리지|알려주지|보여주지)\s*(?:마|말)",
+    ),
+    phrase(
+        "ko-you-are-now",
+        "ko",
+        Severity::Medium,
+        r"(?:지금부터|이제부터|이제)\s*(?:당신은|너는|넌)",
+    ),
+    phrase(
+        "ko-addressed-to-ai",
+        "ko",
+        Severity::Medium,
+        r"(?:당신이|네가|너가)\s*(?:AI|인공지능|언어\s*모델|챗봇)(?:라면|이라면)",
     ),
 ];
 
@@ -340,6 +418,17 @@ pub const ZERO_WIDTH_MIN: usize = 10;
 pub const MAX_FLAGS_PER_KIND: usize = 10;
 /// Characters of context on each side of a match in an excerpt.
 const EXCERPT_CONTEXT: usize = 80;
+
+/// Whether a page with these flags must be read as untrusted: it carries a
+/// prompt-injection phrase of medium or high severity (low ones — a bare
+/// "system prompt" or "as an AI" — are common in articles about AI). Such a
+/// page's text is marked `untrusted` wherever it appears, and it is never
+/// the sole support of a `sufficient` decision.
+pub fn is_untrusted(flags: &[SafetyFlag]) -> bool {
+    flags
+        .iter()
+        .any(|f| f.kind == SafetyKind::PromptInjection && f.severity >= Severity::Medium)
+}
 
 /// Scans a page: the extracted `text`, and when given its `html` (hidden
 /// elements, comments, link blocks). `page_url` tells outbound links from
@@ -395,17 +484,24 @@ fn cap_per_kind(flags: Vec<SafetyFlag>) -> Vec<SafetyFlag> {
         .collect()
 }
 
-/// Injection phrases in `text` (one flag per phrase id).
+/// Injection phrases in `text`, sentence by sentence (Latin and CJK sentence
+/// ends), so that an injected sentence in any of the table's languages is
+/// found wherever it sits and whatever the page's own language: one flag
+/// per phrase and sentence.
 fn injection_flags(text: &str, location: FlagLocation, force: Option<Severity>) -> Vec<SafetyFlag> {
     let normalized = collapse_whitespace(text);
     let m = &*PHRASES;
-    m.set
-        .matches(&normalized)
-        .into_iter()
-        .filter_map(|i| {
+    if !m.set.is_match(&normalized) {
+        return Vec::new();
+    }
+    let mut flags = Vec::new();
+    for (start, sentence) in sentences(&normalized) {
+        for i in m.set.matches(sentence).into_iter() {
             let phrase = &INJECTION_PHRASES[i];
-            let found = m.each[i].find(&normalized)?;
-            Some(SafetyFlag {
+            let Some(found) = m.each[i].find(sentence) else {
+                continue;
+            };
+            flags.push(SafetyFlag {
                 kind: SafetyKind::PromptInjection,
                 severity: force.unwrap_or(phrase.severity),
                 location,
@@ -415,10 +511,37 @@ fn injection_flags(text: &str, location: FlagLocation, force: Option<Severity>) 
                     phrase.lang,
                     found.as_str()
                 ),
-                excerpt: excerpt_around(&normalized, found.start(), found.end()),
-            })
-        })
-        .collect()
+                excerpt: excerpt_around(&normalized, start + found.start(), start + found.end()),
+            });
+        }
+    }
+    flags
+}
+
+/// The sentences of whitespace-normalised `text` with their byte offsets:
+/// cut after `.`, `!`, `?` followed by a space, and after the CJK and
+/// full-width ends `。！？．`.
+fn sentences(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let end = match c {
+            '。' | '！' | '？' | '．' => Some(i + c.len_utf8()),
+            '.' | '!' | '?' if chars.peek().is_some_and(|(_, n)| *n == ' ') => Some(i + 1),
+            _ => None,
+        };
+        if let Some(end) = end {
+            if end > start {
+                out.push((start, &text[start..end]));
+            }
+            start = end;
+        }
+    }
+    if start < text.len() {
+        out.push((start, &text[start..]));
+    }
+    out
 }
 
 fn collapse_whitespace(text: &str) -> String {

@@ -196,6 +196,9 @@ pub enum Verdict {
     Paywall,
     /// The page needs JavaScript and no browser could render it.
     BrowserRequired,
+    /// Too little real text to be evidence: none at all, one token repeated,
+    /// replacement characters, or binary bytes read as text.
+    Thin,
     /// Content that cannot be read as text (image, PDF, archive …) or a URL
     /// scheme that is never fetched.
     Unsupported,
@@ -205,7 +208,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every verdict.
-    pub const ALL: [Verdict; 9] = [
+    pub const ALL: [Verdict; 10] = [
         Verdict::StrongOk,
         Verdict::WeakOk,
         Verdict::Blocked,
@@ -213,6 +216,7 @@ impl Verdict {
         Verdict::Challenge,
         Verdict::Paywall,
         Verdict::BrowserRequired,
+        Verdict::Thin,
         Verdict::Unsupported,
         Verdict::Error,
     ];
@@ -232,6 +236,7 @@ impl Verdict {
             Verdict::Challenge => "challenge",
             Verdict::Paywall => "paywall",
             Verdict::BrowserRequired => "browser_required",
+            Verdict::Thin => "thin",
             Verdict::Unsupported => "unsupported",
             Verdict::Error => "error",
         }
@@ -248,7 +253,7 @@ impl fmt::Display for Verdict {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown verdict {0:?}: expected one of strong_ok, weak_ok, blocked, auth_required, \
-     challenge, paywall, browser_required, unsupported, error"
+     challenge, paywall, browser_required, thin, unsupported, error"
 )]
 pub struct UnknownVerdict(pub String);
 
@@ -562,6 +567,8 @@ pub fn assess(input: &VerifyInput<'_>) -> Assessment {
         (Verdict::Challenge, "challenge-marker".to_string())
     } else if input.unrendered_js_shell && score.total < STRONG_OK_MIN_SCORE {
         (Verdict::BrowserRequired, "javascript-shell".to_string())
+    } else if let Some(why) = crate::fetch::degenerate_text(input.text) {
+        (Verdict::Thin, format!("thin: {why}"))
     } else if score.total >= STRONG_OK_MIN_SCORE {
         (Verdict::StrongOk, format!("score≥{STRONG_OK_MIN_SCORE}"))
     } else if score.total >= WEAK_OK_MIN_SCORE {

@@ -180,14 +180,14 @@ fn mirrored_html(html: &str, mirror: &str) -> String {
     let mut out = html
         .replace("</p>", "</p>\n\n")
         .replace("<p>", "<p data-mirror=\"1\">");
-    if let Some(at) = out.find("<body") {
-        if let Some(close) = out[at..].find('>') {
-            let pos = at + close + 1;
-            out.insert_str(
-                pos,
-                &format!("\n<div class=\"mirror-banner\">Archived copy saved by {mirror}.</div>\n"),
-            );
-        }
+    if let Some(at) = out.find("<body")
+        && let Some(close) = out[at..].find('>')
+    {
+        let pos = at + close + 1;
+        out.insert_str(
+            pos,
+            &format!("\n<div class=\"mirror-banner\">Archived copy saved by {mirror}.</div>\n"),
+        );
     }
     out
 }

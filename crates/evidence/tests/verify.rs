@@ -15,11 +15,27 @@ use ferret_evidence::verify::{
 use fetch_support::*;
 
 fn text_of(chars: usize, marker: &str) -> String {
+    const WORDS: &[&str] = &[
+        "the", "river", "carried", "seven", "boats", "past", "an", "old", "mill", "where",
+        "millers", "ground", "barley", "for", "bread", "every", "autumn", "morning",
+    ];
+    // Real words (one letter repeated is not text), single spaces, no
+    // space at either end: the length survives whitespace normalisation.
     let mut t = String::from(marker);
-    while t.chars().count() < chars {
-        t.push('x');
+    let mut i = 0;
+    while t.chars().count() < chars + 1 {
+        if !t.is_empty() && !t.ends_with(' ') {
+            t.push(' ');
+        }
+        t.push_str(WORDS[i % WORDS.len()]);
+        i += 1;
     }
-    t.chars().take(chars).collect()
+    let mut out: String = t.chars().take(chars).collect();
+    if out.ends_with(' ') {
+        out.pop();
+        out.push('s');
+    }
+    out
 }
 
 /// Fetch source, title (8), 3 meta signals (15), density 1 (20): 55 points

@@ -323,6 +323,13 @@ pub struct Fanout {
     concurrency: usize,
 }
 
+impl Fanout {
+    /// The global deadline a search gets when it sets none.
+    pub fn deadline_budget(&self) -> Duration {
+        self.deadline
+    }
+}
+
 /// One fanout's input: the mode, one request per sub-query, and optionally
 /// an explicit engine selection and a deadline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -352,6 +352,10 @@ pub struct LedgerEvidence {
     pub score: Option<EvidenceScore>,
     /// Who read the page the quote comes from.
     pub provenance: Provenance,
+    /// The page carries prompt-injection signals: its text is untrusted and
+    /// it is never the sole support of a decision.
+    #[serde(default)]
+    pub untrusted: bool,
 }
 
 /// One constraint and its evidence.
@@ -478,6 +482,8 @@ pub struct PageEvidence<'a> {
     pub from_disconfirm: bool,
     /// Who read the page.
     pub provenance: &'a Provenance,
+    /// The page carries prompt-injection signals.
+    pub untrusted: bool,
 }
 
 impl<'a> PageEvidence<'a> {
@@ -492,7 +498,14 @@ impl<'a> PageEvidence<'a> {
             rank: None,
             from_disconfirm: false,
             provenance,
+            untrusted: false,
         }
+    }
+
+    /// Marks the page's text as untrusted (prompt-injection signals).
+    pub fn with_untrusted(mut self, untrusted: bool) -> Self {
+        self.untrusted = untrusted;
+        self
     }
 
     /// Sets the source.
@@ -620,6 +633,21 @@ impl Ledger {
         self.rivals.sufficient = self.rivals.names.len() >= self.rivals.required;
     }
 
+    /// Mandatory supported constraints whose every piece of evidence comes
+    /// from untrusted pages, with those pages' URLs.
+    pub fn untrusted_only(&self) -> Vec<(&str, Vec<&str>)> {
+        self.constraints
+            .iter()
+            .filter(|c| c.mandatory && c.status.is_supported())
+            .filter(|c| !c.evidence.is_empty() && c.evidence.iter().all(|e| e.untrusted))
+            .map(|c| {
+                let mut urls: Vec<&str> = c.evidence.iter().map(|e| e.url.as_str()).collect();
+                urls.dedup();
+                (c.id.as_str(), urls)
+            })
+            .collect()
+    }
+
     /// The constraint called `id`.
     pub fn constraint(&self, id: &str) -> Option<&LedgerConstraint> {
         self.constraints.iter().find(|c| c.id == id)
@@ -701,6 +729,7 @@ impl Ledger {
                 contradicts: support.contradicts,
                 score: scored,
                 provenance: page.provenance.clone(),
+                untrusted: page.untrusted,
             });
         }
         for (rival, mention) in self

@@ -549,7 +549,9 @@ impl Searcher {
         let mut results = fused.results;
         let mut discarded = Vec::new();
         if let Some(goggle) = &options.goggle {
-            let applied = goggles::apply(goggle, results);
+            let budget = options.deadline.unwrap_or(self.fanout.deadline_budget());
+            let deadline = (started + budget).into_std();
+            let applied = goggles::apply_until(goggle, results, Some(deadline));
             results = applied.results;
             discarded = applied.discarded;
             warnings.extend(applied.warnings);

@@ -80,12 +80,62 @@ fn user_names_and_passwords_are_credentials_in_url() {
             "http://user:pass@example.com/",
             "https://user@example.com/",
             "https://:secret@example.com/",
-            "http://@example.com/",
             "http://example.com:@evil.example/",
             "http://127.0.0.1:80@evil.example/",
         ],
         GuardReason::CredentialsInUrl,
     );
+}
+
+#[test]
+fn an_empty_user_info_is_normalised_away_not_refused() {
+    let guard = UrlGuard::default();
+    for raw in ["http://@example.com/", "http://:@example.com/a"] {
+        let url = guard.check(raw).expect(raw);
+        assert_eq!(url.host_str(), Some("example.com"), "{raw}");
+        assert!(!url.as_str().contains('@'), "{url}");
+    }
+}
+
+#[test]
+fn globally_reachable_special_purpose_addresses_are_allowed() {
+    let guard = UrlGuard::default();
+    for raw in [
+        "http://192.0.0.9/",
+        "http://192.0.0.10/",
+        "http://[2001:1::1]/",
+        "http://[2001:1::2]/",
+        "http://[2001:3::1]/",
+        "http://[2001:4:112::1]/",
+        "http://[2001:20::1]/",
+    ] {
+        assert!(guard.check(raw).is_ok(), "{raw}");
+    }
+    for raw in [
+        "http://192.0.0.8/",
+        "http://192.0.0.11/",
+        "http://[2001:2::1]/",
+    ] {
+        assert!(guard.check(raw).is_err(), "{raw}");
+    }
+}
+
+#[test]
+fn special_use_and_cluster_names_are_refused() {
+    let guard = UrlGuard::default();
+    for raw in [
+        "http://shop.test/",
+        "http://x.invalid/",
+        "http://duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion/",
+        "http://1.0.0.127.in-addr.arpa/",
+        "http://kubernetes.default/",
+        "https://kubernetes.default.svc/api",
+        "http://web.ns.svc.cluster.local/",
+        "http://db.internal/",
+    ] {
+        let err = guard.check(raw).expect_err(raw);
+        assert_eq!(err.reason, GuardReason::PrivateOrLocalHostBlocked, "{raw}");
+    }
 }
 
 #[test]
@@ -570,12 +620,12 @@ fn allow_private_accepts_private_resolutions() {
 #[tokio::test]
 async fn non_strict_check_resolved_does_no_dns() {
     let checked = UrlGuard::default()
-        .check_resolved("https://never-resolved.invalid/x")
+        .check_resolved("https://never-resolved.example/x")
         .await
         .unwrap();
-    assert_eq!(checked.url.as_str(), "https://never-resolved.invalid/x");
+    assert_eq!(checked.url.as_str(), "https://never-resolved.example/x");
     assert!(checked.addrs.is_empty());
-    assert_eq!(checked.host(), "never-resolved.invalid");
+    assert_eq!(checked.host(), "never-resolved.example");
 }
 
 #[tokio::test]
@@ -620,8 +670,12 @@ async fn strict_mode_resolves_names_and_returns_every_address() {
 
 #[tokio::test]
 async fn strict_mode_reports_names_that_do_not_resolve() {
-    // `.invalid` never resolves (RFC 2606); offline it fails or times out.
-    let guard = strict().dns_timeout(Duration::from_secs(3));
+    // `.invalid` never resolves (RFC 6761); the guard refuses it by name, so
+    // allow_private lets it through to the DNS step, where it fails or
+    // times out (offline).
+    let guard = strict()
+        .allow_private(true)
+        .dns_timeout(Duration::from_secs(3));
     let err = guard
         .check_resolved("https://no-such-host.invalid/")
         .await
@@ -675,11 +729,16 @@ const PRIVATE_V4: &[(u32, u32)] = &[
 ];
 
 fn private_v4() -> impl Strategy<Value = u32> {
-    (0..PRIVATE_V4.len(), any::<u32>()).prop_map(|(i, bits)| {
-        let (net, prefix) = PRIVATE_V4[i];
-        let host_mask = u32::MAX >> prefix;
-        net | (bits & host_mask)
-    })
+    (0..PRIVATE_V4.len(), any::<u32>())
+        .prop_map(|(i, bits)| {
+            let (net, prefix) = PRIVATE_V4[i];
+            let host_mask = u32::MAX >> prefix;
+            net | (bits & host_mask)
+        })
+        // PCP and TURN anycast are globally reachable inside 192.0.0/24.
+        .prop_filter("globally reachable", |ip| {
+            ![0xc000_0009, 0xc000_000a].contains(ip)
+        })
 }
 
 /// One number in a given base: 0 decimal, 1 octal, 2 hex, 3 upper-case hex.

@@ -94,6 +94,13 @@ impl DomainPattern {
             }
         };
         check_ascii_hostname(raw, &ascii)?;
+        let not_public = || match ferret_core::guard::local_name_reason(&ascii) {
+            Some(why) => Err(DomainPatternError {
+                rule: Rule::DomainNotPublic,
+                message: format!("{raw:?} is never a public site: {why}"),
+            }),
+            None => Ok(()),
+        };
         if wildcard {
             let known_suffix =
                 psl::suffix(ascii.as_bytes()).is_some_and(|s| s.is_known() && s == ascii.as_str());
@@ -106,8 +113,10 @@ impl DomainPattern {
                     ),
                 );
             }
+            not_public()?;
             Ok(DomainPattern::Wildcard(ascii))
         } else {
+            not_public()?;
             Ok(DomainPattern::Exact(ascii))
         }
     }

@@ -248,6 +248,8 @@ pub fn parse_manifest(
             format!("the manifest is not UTF-8 text: {e}"),
         )]
     })?;
+    // A UTF-8 byte-order mark (as some editors write) is not part of the JSON.
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let value: Value = serde_json::from_str(text).map_err(|e| {
         vec![Violation::new(
             file,

@@ -40,6 +40,10 @@ pub enum Rule {
     DomainLength,
     /// A wildcard covers a whole public suffix (`*.com`, `*.co.uk`).
     DomainPublicSuffix,
+    /// A domain can never be a public site: a local, metadata, cluster or
+    /// special-use name (`localhost`, `metadata.google.internal`, `*.test`,
+    /// `*.onion`, `*.svc` …), the same names the URL guard refuses.
+    DomainNotPublic,
     /// The same domain is declared twice.
     DomainDuplicate,
     /// A note is not a Markdown (`.md`) file.
@@ -106,6 +110,7 @@ impl Rule {
             Rule::DomainLabelLength => "domain_label_length",
             Rule::DomainLength => "domain_length",
             Rule::DomainPublicSuffix => "domain_public_suffix",
+            Rule::DomainNotPublic => "domain_not_public",
             Rule::DomainDuplicate => "domain_duplicate",
             Rule::NoteNotMarkdown => "note_not_markdown",
             Rule::PathEmpty => "path_empty",

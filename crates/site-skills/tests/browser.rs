@@ -157,10 +157,33 @@ fn feed_manifest() -> Value {
                     "opts": {"type": "object", "required": false, "description": "Options."}
                 },
                 "returns": obj("{args, host}")
+            },
+            "wsprobe": {
+                "description": "Tries to open a WebSocket to loopback.",
+                "path": "wsprobe.js",
+                "args": {
+                    "port": {"type": "integer", "required": true, "description": "The port."}
+                },
+                "returns": obj("{opened}")
             }
         }
     })
 }
+
+const WSPROBE_JS: &str = r#"// Tries to reach the machine the browser runs on.
+async function wsprobe(args) {
+  const targets = ['ws://127.0.0.1:' + args.port + '/', 'ws://localhost:' + args.port + '/'];
+  const tries = targets.map((t) => new Promise((resolve) => {
+    let ws;
+    try { ws = new WebSocket(t); } catch (e) { resolve(false); return; }
+    ws.onopen = () => resolve(true);
+    ws.onerror = () => resolve(false);
+    setTimeout(() => resolve(false), 3000);
+  }));
+  const opened = await Promise.all(tries);
+  return { opened: opened.some(Boolean) };
+};
+"#;
 
 const FEED_NOTE: &str = "Rows load 10 at a time; only the last 15 stay in the DOM.\n";
 
@@ -311,6 +334,7 @@ fn main() {
             &[
                 ("feed.js", FEED_JS.as_bytes()),
                 ("echo.js", ECHO_JS.as_bytes()),
+                ("wsprobe.js", WSPROBE_JS.as_bytes()),
                 ("notes/feed.md", FEED_NOTE.as_bytes()),
             ],
         );
@@ -395,6 +419,11 @@ fn main() {
         )
         .await;
         h.run(
+            "a_tool_script_cannot_open_a_websocket_to_loopback",
+            tool_websocket_to_loopback(ctx.clone()),
+        )
+        .await;
+        h.run(
             "a_tool_run_in_the_users_browser_is_login_data",
             users_browser(ctx.clone()),
         )
@@ -415,6 +444,34 @@ fn main() {
         h.finish()
     });
     std::process::exit(code);
+}
+
+/// A page tool's script opens WebSockets to loopback (by address and by
+/// `localhost`): the browser's egress proxy refuses them, and a canary
+/// listening there never sees a connection.
+async fn tool_websocket_to_loopback(ctx: Ctx) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a canary");
+    let port = listener.local_addr().unwrap().port();
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            count.fetch_add(1, Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    let t = &ctx.tools;
+    t.navigate_site(&ctx.url("feed.example", "/static"))
+        .await
+        .unwrap();
+    let r = t
+        .run_site_browser_tool("feedtest", "wsprobe", Some(&json!({"port": port})))
+        .await
+        .unwrap();
+    assert_eq!(r, json!({"opened": false}));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(accepted.load(Ordering::SeqCst), 0, "the canary was reached");
 }
 
 /// A Chromium of the test's own, started as a user would (its own profile,

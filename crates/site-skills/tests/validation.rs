@@ -43,6 +43,23 @@ fn with(mut manifest: Value, pointer: &str, value: Value) -> Value {
 }
 
 #[test]
+fn a_manifest_with_a_utf8_byte_order_mark_loads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_package(
+        tmp.path(),
+        "example",
+        &minimal_manifest("example", &["example.com"]),
+        &[("page.js", MINIMAL_SCRIPT)],
+    );
+    let text = std::fs::read(dir.join("manifest.json")).unwrap();
+    let mut with_bom = b"\xef\xbb\xbf".to_vec();
+    with_bom.extend(text);
+    std::fs::write(dir.join("manifest.json"), with_bom).unwrap();
+    let p = load(&dir).expect("a BOM is not part of the JSON");
+    assert_eq!(p.id(), "example");
+}
+
+#[test]
 fn a_minimal_package_loads_with_its_script() {
     let p = check(
         minimal_manifest("example", &["example.com", "*.example.com"]),
@@ -138,6 +155,15 @@ fn bad_domain_spellings_are_refused_with_their_rule() {
         ("*.com", Rule::DomainPublicSuffix),
         ("*.co.uk", Rule::DomainPublicSuffix),
         ("*.github.io", Rule::DomainPublicSuffix),
+        ("metadata.google.internal", Rule::DomainNotPublic),
+        ("localhost", Rule::DomainNotPublic),
+        ("printer.local", Rule::DomainNotPublic),
+        ("shop.test", Rule::DomainNotPublic),
+        ("*.onion", Rule::DomainPublicSuffix),
+        ("abc.onion", Rule::DomainNotPublic),
+        ("kubernetes.default.svc", Rule::DomainNotPublic),
+        ("*.svc.cluster.local", Rule::DomainNotPublic),
+        ("router.home.arpa", Rule::DomainNotPublic),
     ];
     for (domain, rule) in cases {
         let err = check(minimal_manifest("example", &[domain]), "example").unwrap_err();

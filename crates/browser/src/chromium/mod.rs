@@ -36,6 +36,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::config::{ChromiumConfig, Profile, RuntimeChoice};
+use crate::egress::{EgressProxy, ResolverRules};
 use crate::error::BrowserError;
 use crate::pro_mode;
 use crate::runtime::{
@@ -61,6 +62,8 @@ struct Session {
     version: String,
     spaces: tokio::sync::Mutex<HashMap<String, Arc<Space>>>,
     dead: AtomicBool,
+    /// The proxy every connection of a managed browser goes through.
+    egress: Option<EgressProxy>,
 }
 
 impl Session {
@@ -69,13 +72,12 @@ impl Session {
         if self.dead.load(Ordering::Relaxed) {
             return Some("the browser connection was lost".into());
         }
-        if let Ok(mut p) = self.process.lock() {
-            if let Some(launched) = p.as_mut() {
-                if let Some(why) = launched.exited() {
-                    self.dead.store(true, Ordering::Relaxed);
-                    return Some(why);
-                }
-            }
+        if let Ok(mut p) = self.process.lock()
+            && let Some(launched) = p.as_mut()
+            && let Some(why) = launched.exited()
+        {
+            self.dead.store(true, Ordering::Relaxed);
+            return Some(why);
         }
         if self.handler_done.load(Ordering::Relaxed) {
             self.dead.store(true, Ordering::Relaxed);
@@ -163,16 +165,16 @@ struct Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         // Not shut down: make sure no browser outlives us.
-        if let Ok(guard) = self.session.try_lock() {
-            if let Some(session) = guard.as_ref() {
-                session.handler.abort();
-                let launched = session.process.lock().ok().and_then(|mut p| p.take());
-                match launched {
-                    Some(mut launched) => launched.kill_now(),
-                    None => {
-                        if let Some(pid) = session.pid {
-                            process::kill_group(pid);
-                        }
+        if let Ok(guard) = self.session.try_lock()
+            && let Some(session) = guard.as_ref()
+        {
+            session.handler.abort();
+            let launched = session.process.lock().ok().and_then(|mut p| p.take());
+            match launched {
+                Some(mut launched) => launched.kill_now(),
+                None => {
+                    if let Some(pid) = session.pid {
+                        process::kill_group(pid);
                     }
                 }
             }
@@ -355,7 +357,14 @@ impl ChromiumRuntime {
 
     async fn launch_managed(&self, executable: &std::path::Path) -> Result<Session, BrowserError> {
         let config = &self.inner.config;
-        let mut launched = process::launch(config, executable).await?;
+        let rules = ResolverRules::parse(config.host_resolver_rules.as_deref().unwrap_or(""));
+        let egress = EgressProxy::start(config.guard.clone(), rules)
+            .await
+            .map_err(|e| BrowserError::LaunchFailed {
+                path: executable.to_path_buf(),
+                message: format!("could not start its egress proxy on loopback: {e}"),
+            })?;
+        let mut launched = process::launch(config, executable, Some(&egress)).await?;
         if let Ok(mut p) = self.inner.profiles.lock() {
             p.push(launched.profile_path().to_path_buf());
         }
@@ -382,8 +391,15 @@ impl ChromiumRuntime {
             }
         };
         let pid = Some(launched.pid);
-        self.finish_connect(RuntimeKind::Managed, browser, handler, Some(launched), pid)
-            .await
+        self.finish_connect(
+            RuntimeKind::Managed,
+            browser,
+            handler,
+            Some(launched),
+            pid,
+            Some(egress),
+        )
+        .await
     }
 
     async fn attach(&self, endpoint: &str) -> Result<Session, BrowserError> {
@@ -392,6 +408,18 @@ impl ChromiumRuntime {
             endpoint: endpoint.to_string(),
             message,
         };
+        if config.guard.is_strict()
+            && config.attached_partition == Partition::Public
+            && !config.attached_egress_controlled
+        {
+            return Err(failed(format!(
+                "strict mode: a browser Ferret did not launch resolves names and connects by \
+                 itself, so its connections cannot be held to the URL guard; use the managed \
+                 runtime, or declare the pool's egress as controlled ({}=controlled) if it \
+                 already refuses private addresses",
+                crate::config::CDP_EGRESS_ENV
+            )));
+        }
         let lower = endpoint.to_ascii_lowercase();
         if !(lower.starts_with("http://")
             || lower.starts_with("https://")
@@ -412,7 +440,7 @@ impl ChromiumRuntime {
             Ok(Err(e)) => return Err(failed(e.to_string())),
             Err(_) => return Err(failed("no answer within the launch timeout".into())),
         };
-        self.finish_connect(RuntimeKind::Attached, browser, handler, None, None)
+        self.finish_connect(RuntimeKind::Attached, browser, handler, None, None, None)
             .await
     }
 
@@ -423,6 +451,7 @@ impl ChromiumRuntime {
         mut handler: chromiumoxide::Handler,
         launched: Option<Launched>,
         pid: Option<u32>,
+        egress: Option<EgressProxy>,
     ) -> Result<Session, BrowserError> {
         let handler_done = Arc::new(AtomicBool::new(false));
         let done = handler_done.clone();
@@ -445,6 +474,7 @@ impl ChromiumRuntime {
             version: String::new(),
             spaces: tokio::sync::Mutex::new(HashMap::new()),
             dead: AtomicBool::new(false),
+            egress,
         };
         match tokio::time::timeout(self.inner.config.call_timeout, session.browser.version()).await
         {
@@ -746,14 +776,23 @@ async fn wait_in(tab: &Tab, wait: &WaitFor, budget: Duration) -> Result<bool, Br
 
 /// Navigate `tab` to `url` within `budget`; a guard-blocked main document
 /// becomes [`BrowserError::Blocked`].
-async fn goto(tab: &Tab, url: &str, budget: Duration) -> Result<(), BrowserError> {
+async fn goto(
+    tab: &Tab,
+    url: &str,
+    budget: Duration,
+    egress: Option<&EgressProxy>,
+) -> Result<(), BrowserError> {
     tab.state.reset();
+    let started = std::time::Instant::now();
     let result = tokio::time::timeout(budget, tab.page.goto(url)).await;
+    // The document refused by the tab's interception, or by the egress
+    // proxy (strict mode's resolved-address check happens only there).
     let blocked_doc = || {
         tab.state
             .blocked()
             .into_iter()
             .find(|b| b.resource_type == "Document")
+            .or_else(|| egress.and_then(|e| e.refusal_of_origin(url, started)))
     };
     match result {
         Err(_) => Err(BrowserError::Timeout {
@@ -772,20 +811,40 @@ async fn goto(tab: &Tab, url: &str, budget: Duration) -> Result<(), BrowserError
         Ok(Ok(_)) => {
             if let Some(b) = blocked_doc() {
                 // The document (or a redirect hop) was refused: Chromium shows
-                // its error page instead.
-                let on_error_page = tokio::time::timeout(Duration::from_secs(2), tab.page.url())
+                // its error page, or the proxy's refusal, instead.
+                let now = tokio::time::timeout(Duration::from_secs(2), tab.page.url())
                     .await
                     .ok()
                     .and_then(Result::ok)
-                    .flatten()
-                    .is_none_or(|u| u.starts_with("chrome-error:"));
-                if on_error_page {
+                    .flatten();
+                let refused_page = now.as_deref().is_none_or(|u| {
+                    u.starts_with("chrome-error:")
+                        || egress.is_some_and(|e| e.refusal_of_origin(u, started).is_some())
+                });
+                if refused_page {
                     return Err(blocked_error(&b));
                 }
             }
             Ok(())
         }
     }
+}
+
+/// What the guard blocked while a page rendered: the tab's intercepted
+/// requests, and what the egress proxy refused meanwhile (WebSockets,
+/// workers, preconnects, addresses strict mode refused).
+fn blocked_during(
+    tab: &Tab,
+    egress: Option<&EgressProxy>,
+    since: std::time::Instant,
+) -> Vec<crate::runtime::BlockedRequest> {
+    let mut blocked = tab.state.blocked();
+    for refused in egress.map(|e| e.refusals_since(since)).unwrap_or_default() {
+        if !blocked.iter().any(|b| b.url == refused.url) {
+            blocked.push(refused);
+        }
+    }
+    blocked
 }
 
 fn blocked_error(b: &crate::runtime::BlockedRequest) -> BrowserError {
@@ -926,6 +985,7 @@ impl BrowserRuntime for ChromiumRuntime {
         let call_timeout = self.inner.config.call_timeout;
         self.run(&format!("render {url}"), |session| async move {
             let start = Instant::now();
+            let render_started = std::time::Instant::now();
             // The browser that serves this render, not the one configured:
             // auto may have fallen back to the attached browser.
             let provenance = self.provenance_of(session.kind);
@@ -941,7 +1001,13 @@ impl BrowserRuntime for ChromiumRuntime {
             })??;
             let tab = lease.tab();
             let outcome = async {
-                goto(tab, url, budget.saturating_sub(start.elapsed())).await?;
+                goto(
+                    tab,
+                    url,
+                    budget.saturating_sub(start.elapsed()),
+                    session.egress.as_ref(),
+                )
+                .await?;
                 let left = budget.saturating_sub(start.elapsed());
                 let met = match &options.wait {
                     // One round trip: wait and read in the same evaluation.
@@ -979,7 +1045,7 @@ impl BrowserRuntime for ChromiumRuntime {
                     body_text: str_field(&read, "body_text"),
                     html: read.get("html").and_then(Value::as_str).map(str::to_string),
                     wait_satisfied: met,
-                    blocked: tab.state.blocked(),
+                    blocked: blocked_during(tab, session.egress.as_ref(), render_started),
                     elapsed_ms: start.elapsed().as_millis() as u64,
                     provenance,
                 })
@@ -1007,7 +1073,7 @@ impl BrowserRuntime for ChromiumRuntime {
         self.run(&format!("navigate {url}"), |session| async move {
             let start = Instant::now();
             let tab = self.active_tab(&session, space).await?;
-            goto(&tab, url, budget).await?;
+            goto(&tab, url, budget, session.egress.as_ref()).await?;
             wait_in(&tab, wait, budget.saturating_sub(start.elapsed())).await?;
             page_info(&tab, self.inner.config.call_timeout).await
         })
@@ -1149,10 +1215,8 @@ impl BrowserRuntime for ChromiumRuntime {
                     .code(def.code)
                     .windows_virtual_key_code(def.key_code)
                     .native_virtual_key_code(def.key_code);
-                if with_text {
-                    if let Some(text) = &text {
-                        b = b.text(text.clone());
-                    }
+                if with_text && let Some(text) = &text {
+                    b = b.text(text.clone());
                 }
                 b.build().map_err(|e| BrowserError::cdp("press", e))
             };
@@ -1208,11 +1272,12 @@ impl BrowserRuntime for ChromiumRuntime {
                     report.clicks += 1;
                 }
                 report.items = after;
-                if let Some(max) = options.max_items {
-                    if options.item_selector.is_some() && after >= u64::from(max) {
-                        report.stopped = ScrollStop::MaxItems;
-                        return Ok(report);
-                    }
+                if let Some(max) = options.max_items
+                    && options.item_selector.is_some()
+                    && after >= u64::from(max)
+                {
+                    report.stopped = ScrollStop::MaxItems;
+                    return Ok(report);
                 }
                 if after > before {
                     stalls = 0;

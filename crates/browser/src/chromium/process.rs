@@ -15,6 +15,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use crate::config::{ChromiumConfig, Profile};
+use crate::egress::EgressProxy;
 use crate::error::BrowserError;
 
 /// Switches every managed launch gets (without leading dashes; the
@@ -47,7 +48,7 @@ pub(crate) const BASE_SWITCHES: &[&str] = &[
     "mute-audio",
     // Keep cross-site iframes in the page's process so the page's request
     // interception (the URL guard) sees their requests too.
-    "disable-features=Translate,MediaRouter,OptimizationHints,IsolateOrigins,site-per-process,DialMediaRouteProvider",
+    "disable-features=Translate,MediaRouter,OptimizationHints,IsolateOrigins,site-per-process,DialMediaRouteProvider,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
     "disable-site-isolation-trials",
 ];
 
@@ -133,10 +134,8 @@ fn kill_crash_handlers(crash_dir: &Path) {
         }
         let ours =
             crate::procs::cmdline(p.pid).is_some_and(|args| args.iter().any(|a| a == &needle));
-        if ours {
-            if let Ok(raw) = i32::try_from(p.pid) {
-                let _ = nix::sys::signal::kill(Pid::from_raw(raw), Signal::SIGKILL);
-            }
+        if ours && let Ok(raw) = i32::try_from(p.pid) {
+            let _ = nix::sys::signal::kill(Pid::from_raw(raw), Signal::SIGKILL);
         }
     }
 }
@@ -158,8 +157,27 @@ fn is_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
 
-/// The command-line switches for a launch (each `--name[=value]`).
-pub(crate) fn switches(config: &ChromiumConfig, profile_dir: &Path) -> Vec<String> {
+/// Switches a configuration's `extra_args` may not set when the egress
+/// proxy is in use: they would route connections around it.
+const EGRESS_OWNED: &[&str] = &[
+    "proxy-server",
+    "proxy-bypass-list",
+    "proxy-pac-url",
+    "proxy-auto-detect",
+    "no-proxy-server",
+    "host-resolver-rules",
+    "force-webrtc-ip-handling-policy",
+];
+
+/// The command-line switches for a launch (each `--name[=value]`). With an
+/// egress proxy, every connection goes through it: its switches replace any
+/// proxy or resolver setting of the configuration (whose resolver rules the
+/// proxy applies instead).
+pub(crate) fn switches(
+    config: &ChromiumConfig,
+    profile_dir: &Path,
+    egress: Option<&EgressProxy>,
+) -> Vec<String> {
     let mut out: Vec<String> = BASE_SWITCHES.iter().map(|s| format!("--{s}")).collect();
     if config.headless {
         out.push("--headless".into());
@@ -173,11 +191,24 @@ pub(crate) fn switches(config: &ChromiumConfig, profile_dir: &Path) -> Vec<Strin
         "--window-size={},{}",
         config.window_size.0, config.window_size.1
     ));
-    if let Some(rules) = &config.host_resolver_rules {
-        out.push(format!("--host-resolver-rules={rules}"));
+    match egress {
+        Some(proxy) => out.extend(proxy.chromium_switches().iter().map(|s| format!("--{s}"))),
+        None => {
+            if let Some(rules) = &config.host_resolver_rules {
+                out.push(format!("--host-resolver-rules={rules}"));
+            }
+        }
     }
     for extra in &config.extra_args {
         let extra = extra.trim_start_matches('-');
+        let name = extra.split('=').next().unwrap_or_default();
+        if egress.is_some() && EGRESS_OWNED.contains(&name) {
+            tracing::warn!(
+                target: "ferret_browser::chromium",
+                "ignored --{name}: every connection of the browser goes through Ferret's egress proxy"
+            );
+            continue;
+        }
         if !extra.is_empty() {
             out.push(format!("--{extra}"));
         }
@@ -188,10 +219,12 @@ pub(crate) fn switches(config: &ChromiumConfig, profile_dir: &Path) -> Vec<Strin
 }
 
 /// Launch `executable` with the configured profile and wait for its DevTools
-/// address.
+/// address; with `egress`, every connection it makes goes through that
+/// proxy.
 pub(crate) async fn launch(
     config: &ChromiumConfig,
     executable: &Path,
+    egress: Option<&EgressProxy>,
 ) -> Result<Launched, BrowserError> {
     if !executable.is_file() {
         return Err(BrowserError::NotFound {
@@ -225,7 +258,7 @@ pub(crate) async fn launch(
     };
     let mut command = Command::new(executable);
     command
-        .args(switches(config, profile.path()))
+        .args(switches(config, profile.path(), egress))
         .env("BREAKPAD_DUMP_LOCATION", &crash_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -246,11 +279,11 @@ pub(crate) async fn launch(
             let mut lines = BufReader::new(stderr).lines();
             let mut ws_tx = Some(ws_tx);
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(at) = line.find("ws://") {
-                    if let Some(tx) = ws_tx.take() {
-                        let _ = tx.send(line[at..].trim().to_string());
-                        continue;
-                    }
+                if let Some(at) = line.find("ws://")
+                    && let Some(tx) = ws_tx.take()
+                {
+                    let _ = tx.send(line[at..].trim().to_string());
+                    continue;
                 }
                 tracing::trace!(target: "ferret_browser::chromium", "{line}");
                 if let Ok(mut t) = tail.lock() {

@@ -44,10 +44,10 @@ impl Lease {
 
     /// Return the tab to the pool for the next render.
     pub(crate) fn give_back(mut self) {
-        if let Some(tab) = self.tab.take() {
-            if let Ok(mut idle) = self.idle.lock() {
-                idle.push(tab);
-            }
+        if let Some(tab) = self.tab.take()
+            && let Ok(mut idle) = self.idle.lock()
+        {
+            idle.push(tab);
         }
     }
 

@@ -206,9 +206,8 @@ impl Tab {
                         let Some(ev) = ev else { break };
                         let id = ev.request_id.inner().clone();
                         // A redirect re-sends the same id; it is still one request.
-                        if !early_done.remove(&id) {
-                            if let Ok(mut s) = st.inflight.lock() { s.insert(id); }
-                        }
+                        if !early_done.remove(&id)
+                            && let Ok(mut s) = st.inflight.lock() { s.insert(id); }
                         st.touch();
                     }
                     ev = finished.next() => {
@@ -231,11 +230,10 @@ impl Tab {
                     }
                     ev = responses.next() => {
                         let Some(ev) = ev else { break };
-                        if ev.r#type == ResourceType::Document {
-                            if let (Ok(mut d), Ok(status)) = (st.documents.lock(), u16::try_from(ev.response.status)) {
+                        if ev.r#type == ResourceType::Document
+                            && let (Ok(mut d), Ok(status)) = (st.documents.lock(), u16::try_from(ev.response.status)) {
                                 d.push((ev.response.url.clone(), status));
                             }
-                        }
                     }
                 }
             }

@@ -70,7 +70,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -543,6 +543,37 @@ impl LocalIndex {
         }
     }
 
+    /// Open the index in `dir` and, when it is empty, seed it from the
+    /// folder `seed` — holding an exclusive lock on `<dir>.lock` throughout,
+    /// so that concurrent first runs (several processes on an empty Ferret
+    /// home) wait for the one that seeds instead of racing it, then find the
+    /// index seeded. Waits at most `wait` for the lock
+    /// ([`LocalIndexError::Busy`] after that). The report is `None` when
+    /// nothing was seeded.
+    pub async fn open_seeded(
+        dir: impl AsRef<Path>,
+        seed: &Path,
+        wait: Duration,
+    ) -> Result<(LocalIndex, Option<IndexReport>), LocalIndexError> {
+        let dir = dir.as_ref().to_path_buf();
+        let lock_path = dir.with_extension("lock");
+        let held = {
+            let (lock_path, dir) = (lock_path.clone(), dir.clone());
+            blocking(move || lock_exclusive(&lock_path, &dir, wait)).await?
+        };
+        let index = {
+            let dir = dir.clone();
+            blocking(move || LocalIndex::open(&dir)).await?
+        };
+        let report = if index.is_empty() && seed.is_dir() {
+            index.seed_from(seed).await?
+        } else {
+            None
+        };
+        drop(held);
+        Ok((index, report))
+    }
+
     /// The file behind a hit URL this index produced, when that file is an
     /// indexed document (so a URL from anywhere else can never name an
     /// arbitrary file on this machine).
@@ -567,6 +598,39 @@ impl LocalIndex {
         let term = Term::from_field_text(self.inner.fields.path, candidate.to_str()?);
         let found = self.inner.reader.searcher().doc_freq(&term).ok()? > 0;
         found.then_some(candidate)
+    }
+}
+
+/// Take an exclusive lock on the file `path` (created when missing),
+/// waiting at most `wait`; the lock lasts as long as the returned file.
+fn lock_exclusive(
+    path: &Path,
+    dir: &Path,
+    wait: Duration,
+) -> Result<std::fs::File, LocalIndexError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| io_err(path, e))?;
+    let deadline = Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(LocalIndexError::Busy {
+                    dir: dir.to_path_buf(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(path, e)),
+        }
     }
 }
 

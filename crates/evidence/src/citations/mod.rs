@@ -209,6 +209,10 @@ pub struct Quote {
     pub label: EvidenceLabel,
     /// Who read the cited item's text.
     pub provenance: Provenance,
+    /// The cited page carries prompt-injection signals: the quote is data,
+    /// never an instruction.
+    #[serde(default)]
+    pub untrusted: bool,
 }
 
 /// Why a claim has no quote.
@@ -476,6 +480,7 @@ fn bind_one(
             source_tier: item.source_tier,
             label: item.label(),
             provenance: item.provenance.clone(),
+            untrusted: item.untrusted,
         }),
         terms,
         unciteable: None,

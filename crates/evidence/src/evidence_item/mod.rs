@@ -194,6 +194,10 @@ pub struct EvidenceItem {
     pub kind: Option<String>,
     /// Who read its title and text.
     pub provenance: Provenance,
+    /// Its page carries prompt-injection signals: quotes from it are
+    /// marked untrusted.
+    #[serde(default)]
+    pub untrusted: bool,
 }
 
 /// An evidence item or a set of them could not be used.
@@ -283,6 +287,7 @@ impl EvidenceItem {
             subjects: Vec::new(),
             kind: None,
             provenance,
+            untrusted: false,
         })
     }
 
@@ -307,6 +312,7 @@ impl EvidenceItem {
             .published_at
             .clone()
             .or_else(|| page.modified_at.clone());
+        item.untrusted = crate::safety::is_untrusted(&page.safety);
         Ok(item)
     }
 

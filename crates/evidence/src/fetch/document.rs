@@ -15,6 +15,7 @@ use super::focus;
 use super::http::ContentClass;
 use super::page::{Attempt, Escalation, FETCH_SCHEMA, FetchedPage, Warning, WarningCode};
 use super::quality::assess_quality;
+use super::sniff::{Sniffed, sniff_body};
 use crate::extract::{DecodeInfo, ExtractOptions, decode_html, detect_language, extract};
 use crate::highlights::{self, HighlightOptions};
 use crate::safety::{self, SafetyFlag};
@@ -161,16 +162,24 @@ impl Reading {
         provenance: Provenance,
     ) -> Self {
         let class = ContentClass::of(content_type);
-        if class == ContentClass::Unsupported {
+        let declared = content_type.unwrap_or("(none)");
+        let unreadable = match (class, sniff_body(body)) {
+            (_, Sniffed::Pdf) => Some(format!(
+                "the body is a PDF (served as {declared}); PDF text is not read"
+            )),
+            (_, Sniffed::Binary(what)) => Some(format!(
+                "the body is {what} (served as {declared}), not text"
+            )),
+            (ContentClass::Unsupported, Sniffed::Text) => Some(format!(
+                "content type {declared} cannot be read as text; use a format-specific reader"
+            )),
+            _ => None,
+        };
+        if let Some(detail) = unreadable {
             let mut r = Reading::empty(source, url.as_str(), provenance);
             r.unsupported = true;
-            r.warnings.push(Warning::new(
-                WarningCode::UnsupportedContentType,
-                format!(
-                    "content type {} cannot be read as text; use a format-specific reader",
-                    content_type.unwrap_or("(none)")
-                ),
-            ));
+            r.warnings
+                .push(Warning::new(WarningCode::UnsupportedContentType, detail));
             r.content_type = content_type.map(str::to_owned);
             return r;
         }

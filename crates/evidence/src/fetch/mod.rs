@@ -53,6 +53,7 @@ mod ladder;
 mod page;
 mod quality;
 mod resolver;
+mod sniff;
 
 #[cfg(feature = "browser")]
 mod browser;
@@ -78,6 +79,7 @@ pub use page::{
 pub use quality::{
     AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
 };
+pub(crate) use sniff::degenerate_text;
 
 /// Default time budget of an HTTP fetch (whole redirect chain and body)
 /// and of each public-endpoint call.
@@ -457,9 +459,10 @@ impl FetcherBuilder {
         self
     }
 
-    /// Resolve `host` to `addr` instead of asking DNS (reqwest's `resolve`;
-    /// the URL's port replaces the address's). In strict mode the address is
-    /// still judged by the guard. Call again to add addresses.
+    /// Resolve `host` to `addr` instead of asking DNS (the URL's port
+    /// replaces the address's); `*` pins every host without a pin of its
+    /// own. In strict mode the address is still judged by the guard. Call
+    /// again to add addresses.
     pub fn resolve(mut self, host: &str, addr: IpAddr) -> Self {
         self.config
             .resolve

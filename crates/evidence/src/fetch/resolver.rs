@@ -1,18 +1,16 @@
 //! The HTTP client's DNS resolver: fixed addresses for pinned hosts, the
 //! system resolver otherwise, and — in strict mode — the URL guard's
 //! address check on every answer, at connection time, so the connection
-//! goes only to addresses that were checked.
+//! goes only to addresses that were checked. The resolving itself is the
+//! guard's ([`UrlGuard::addresses_for`]), shared with the browser's egress
+//! proxy.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use ferret_core::guard::{GuardError, GuardReason, UrlGuard};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::Url;
-
-/// How long a lookup may take.
-const DNS_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// See the module docs.
 #[derive(Debug, Clone)]
@@ -31,7 +29,12 @@ impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().trim_end_matches('.').to_ascii_lowercase();
         let guard = self.guard.clone();
-        let fixed = self.fixed.get(&host).cloned();
+        // `*` pins every host without a pin of its own.
+        let fixed = self
+            .fixed
+            .get(&host)
+            .or_else(|| self.fixed.get("*"))
+            .cloned();
         Box::pin(async move {
             let url = Url::parse(&format!("http://{host}/")).map_err(|e| {
                 Box::new(GuardError {
@@ -40,38 +43,16 @@ impl Resolve for GuardedResolver {
                     detail: format!("host name cannot be resolved: {e}"),
                 }) as Box<dyn std::error::Error + Send + Sync>
             })?;
-            let addrs: Vec<SocketAddr> = match fixed {
-                Some(addrs) => addrs,
-                None => {
-                    let lookup = tokio::net::lookup_host((host.as_str(), 0));
-                    let found =
-                        tokio::time::timeout(DNS_TIMEOUT, lookup)
-                            .await
-                            .map_err(|_| {
-                                Box::new(GuardError {
-                                    reason: GuardReason::UnresolvableHost,
-                                    url: url.to_string(),
-                                    detail: format!(
-                                        "DNS lookup of {host:?} took longer than {} ms",
-                                        DNS_TIMEOUT.as_millis()
-                                    ),
-                                })
-                                    as Box<dyn std::error::Error + Send + Sync>
-                            })??;
-                    let mut addrs: Vec<SocketAddr> = Vec::new();
-                    for a in found {
-                        if !addrs.contains(&a) {
-                            addrs.push(a);
-                        }
-                    }
-                    addrs
+            // reqwest sets the port itself; 0 is replaced. A name that does
+            // not resolve is a transport failure, not a guard refusal.
+            let addrs = guard.addresses_for(&url, 0, fixed).await.map_err(|e| {
+                if e.reason == GuardReason::UnresolvableHost {
+                    Box::new(std::io::Error::other(e.to_string()))
+                        as Box<dyn std::error::Error + Send + Sync>
+                } else {
+                    Box::new(e) as Box<dyn std::error::Error + Send + Sync>
                 }
-            };
-            if guard.is_strict() {
-                guard
-                    .check_addrs(&url, &addrs)
-                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
-            }
+            })?;
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
     }

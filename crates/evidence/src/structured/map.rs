@@ -323,10 +323,11 @@ impl Mapper {
             );
             return Err(f);
         }
-        if out.is_empty() && !matches!(v, Value::Array(a) if a.is_empty()) {
-            if let Some(f) = first_failure {
-                return Err(f);
-            }
+        if out.is_empty()
+            && !matches!(v, Value::Array(a) if a.is_empty())
+            && let Some(f) = first_failure
+        {
+            return Err(f);
         }
         Ok(Value::Array(out))
     }

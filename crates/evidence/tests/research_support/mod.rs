@@ -21,6 +21,10 @@ use ferret_evidence::fetch::{BrowserMode, Fetcher, FetcherBuilder};
 #[path = "../fetch_support/mod.rs"]
 mod fetch_support;
 
+/// Serve a router on loopback (the fetch tests' server).
+#[allow(unused_imports)] // only some test binaries serve their own router
+pub use fetch_support::serve as serve_router;
+
 /// The loopback address.
 pub const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 

@@ -185,11 +185,31 @@ fn add_flag(result: &mut SearchResult, flag: &str) {
 /// Apply `goggle` to `results` (in fused order, best first); see the
 /// [module docs](self).
 pub fn apply(goggle: &Goggle, results: Vec<SearchResult>) -> Applied {
+    apply_until(goggle, results, None)
+}
+
+/// [`apply`] within a deadline: once `deadline` has passed, the remaining
+/// results are ranked as if no instruction matched them (weight 0), and a
+/// warning says how many were not matched. A goggle can never hold a search
+/// past its deadline.
+pub fn apply_until(
+    goggle: &Goggle,
+    results: Vec<SearchResult>,
+    deadline: Option<std::time::Instant>,
+) -> Applied {
     let mut kept: Vec<Kept> = Vec::with_capacity(results.len());
     let mut discarded = Vec::new();
+    let total = results.len();
+    let mut unmatched = 0usize;
     for (i, mut result) in results.into_iter().enumerate() {
         let position = i + 1;
-        let verdict = goggle.verdict_for_result(&result);
+        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        let verdict = if late {
+            unmatched += 1;
+            Verdict::Neutral
+        } else {
+            goggle.verdict_for_result(&result)
+        };
         if let Verdict::Discard { rule } = verdict {
             let instruction = &goggle.instructions()[rule];
             discarded.push(Discarded {
@@ -215,6 +235,13 @@ pub fn apply(goggle: &Goggle, results: Vec<SearchResult>) -> Applied {
     sort(&mut kept);
 
     let mut warnings = Vec::new();
+    if unmatched > 0 {
+        warnings.push(format!(
+            "goggle `{}` reached the search deadline: {unmatched} of {total} results were not \
+             matched and are ranked as if no rule applied",
+            goggle.name()
+        ));
+    }
     if !discarded.is_empty() {
         warnings.push(format!(
             "goggle `{}` discarded {} result{} (listed in `discarded`)",

@@ -82,8 +82,11 @@ mod error;
 pub mod final_score;
 mod parse;
 pub mod pattern;
+mod prefilter;
 pub mod presets;
 mod rules;
+
+use prefilter::Prefilter;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -94,7 +97,7 @@ use serde::{Deserialize, Serialize};
 pub use error::{GoggleError, GoggleErrorKind, GoggleErrors, GoggleLoadError};
 pub use final_score::{
     Applied, BOOST_WEIGHT_PER_STRENGTH, DOWNRANK_WEIGHT_PER_STRENGTH, Discarded, FLAG_CONFLICT,
-    FLAG_LOW_SOURCE_QUALITY, FLAG_T1_VS_COMMUNITY, SourceTier, apply, goggle_weight,
+    FLAG_LOW_SOURCE_QUALITY, FLAG_T1_VS_COMMUNITY, SourceTier, apply, apply_until, goggle_weight,
 };
 pub use parse::{OPTIONAL_METADATA, REQUIRED_METADATA};
 pub use pattern::Pattern;
@@ -145,8 +148,10 @@ pub struct Metadata {
 
 /// A parsed, validated goggle, indexed for matching: `site=`-only
 /// instructions (97 % of real goggles) are looked up by host suffix; the
-/// others are tried one by one.
-#[derive(Clone, PartialEq)]
+/// others go through one automaton of their required literals
+/// ([`prefilter`]), and only those whose literal occurs are matched in
+/// full.
+#[derive(Clone)]
 pub struct Goggle {
     metadata: Metadata,
     instructions: Vec<Instruction>,
@@ -154,8 +159,17 @@ pub struct Goggle {
     generic_discard: Option<usize>,
     /// `site=` instructions without a pattern, by site.
     by_site: HashMap<String, Vec<usize>>,
-    /// Every other instruction except the generic `$discard`, in order.
-    scanned: Vec<usize>,
+    /// Which of the other instructions (all but the generic `$discard`) can
+    /// match a subject.
+    prefilter: Prefilter,
+}
+
+impl PartialEq for Goggle {
+    /// Two goggles are equal when their metadata and instructions are (the
+    /// indexes are derived from them).
+    fn eq(&self, other: &Goggle) -> bool {
+        self.metadata == other.metadata && self.instructions == other.instructions
+    }
 }
 
 impl fmt::Debug for Goggle {
@@ -252,12 +266,13 @@ impl Goggle {
                 scanned.push(i);
             }
         }
+        let prefilter = Prefilter::build(&instructions, &scanned);
         Goggle {
             metadata,
             instructions,
             generic_discard,
             by_site,
-            scanned,
+            prefilter,
         }
     }
 
@@ -282,10 +297,35 @@ impl Goggle {
     }
 
     /// What the goggle does to `subject`; see the [module docs](self).
+    /// Equal to [`Goggle::verdict_trying_every_instruction`], at the cost of
+    /// one automaton pass per text plus the instructions that can match.
     pub fn verdict(&self, subject: &Subject) -> Verdict {
+        let mut precedence = self.site_rules(subject);
+        for i in self.prefilter.candidates(subject) {
+            let instruction = &self.instructions[i];
+            if instruction.matches(subject) {
+                precedence.add(i, instruction.action);
+            }
+        }
+        precedence.verdict(self.generic_discard)
+    }
+
+    /// The plain definition of [`Goggle::verdict`]: every instruction tried
+    /// in file order (the reference the prefilter is tested against).
+    pub fn verdict_trying_every_instruction(&self, subject: &Subject) -> Verdict {
         let mut precedence = Precedence::default();
-        // Site-only instructions: look up every label-boundary suffix of
-        // every host (and of the host without `www.`).
+        for (i, instruction) in self.instructions.iter().enumerate() {
+            if Some(i) != self.generic_discard && instruction.matches(subject) {
+                precedence.add(i, instruction.action);
+            }
+        }
+        precedence.verdict(self.generic_discard)
+    }
+
+    /// The `site=`-only instructions that apply: every label-boundary
+    /// suffix of every host (and of the host without `www.`) looked up.
+    fn site_rules(&self, subject: &Subject) -> Precedence {
+        let mut precedence = Precedence::default();
         let mut tried: Vec<&str> = Vec::new();
         for host in subject.hosts() {
             let mut candidate = host.as_str();
@@ -305,13 +345,7 @@ impl Goggle {
                 }
             }
         }
-        for &i in &self.scanned {
-            let instruction = &self.instructions[i];
-            if instruction.matches(subject) {
-                precedence.add(i, instruction.action);
-            }
-        }
-        precedence.verdict(self.generic_discard)
+        precedence
     }
 
     /// What the goggle does to a fused search result

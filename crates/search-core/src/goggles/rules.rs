@@ -181,6 +181,23 @@ impl Subject {
         }
     }
 
+    /// The folded texts instructions of target slot `t` are matched
+    /// against (0 URLs, 1 title, 2 description, 3 content or else the
+    /// description), as strings for the prefilter.
+    pub(crate) fn texts_for(&self, t: usize) -> Vec<String> {
+        let text = |chars: &[char]| chars.iter().collect::<String>();
+        match t {
+            0 => self.urls.iter().map(|u| text(u)).collect(),
+            1 => vec![text(&self.title)],
+            2 => vec![text(&self.description)],
+            _ => vec![text(
+                self.content
+                    .as_deref()
+                    .unwrap_or(self.description.as_slice()),
+            )],
+        }
+    }
+
     /// The hosts of the subject's URLs, lowercased, without a trailing dot.
     pub fn hosts(&self) -> &[String] {
         &self.hosts

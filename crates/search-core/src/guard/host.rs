@@ -9,46 +9,83 @@
 
 use std::net::Ipv4Addr;
 
-/// Host names that always mean "this machine" or a cloud metadata service.
-pub(crate) const LOCAL_NAMES: &[&str] = &[
-    "localhost",
-    "metadata",
-    "metadata.google.internal",
-    "instance-data",
-    "instance-data.ec2.internal",
+/// Host names that always mean "this machine", a cloud metadata service or
+/// a cluster's own API, with why.
+pub(crate) const LOCAL_NAMES: &[(&str, &str)] = &[
+    ("localhost", "is this machine"),
+    ("metadata", "is a cloud metadata service name"),
+    (
+        "metadata.google.internal",
+        "is a cloud metadata service name",
+    ),
+    ("instance-data", "is a cloud metadata service name"),
+    (
+        "instance-data.ec2.internal",
+        "is a cloud metadata service name",
+    ),
+    (
+        "kubernetes.default",
+        "is a Kubernetes cluster's own API service",
+    ),
+    (
+        "kubernetes.default.svc",
+        "is a Kubernetes cluster's own API service",
+    ),
 ];
 
-/// Name suffixes of local, internal or home networks (matched on whole
-/// labels: `x.local` but not `xlocal`).
-pub(crate) const LOCAL_SUFFIXES: &[&str] = &[
-    "localhost",
-    "local",
-    "internal",
-    "lan",
-    "home.arpa",
-    "corp",
-    "intranet",
-    "localdomain",
+/// Name suffixes that are never public (matched on whole labels: `x.local`
+/// but not `xlocal`), with why: the special-use domain names of RFC 6761 and
+/// the IANA registry that are not resolved in the public DNS, and the
+/// suffixes of local, internal, home and cluster networks.
+pub(crate) const LOCAL_SUFFIXES: &[(&str, &str)] = &[
+    ("localhost", "a name of this machine (RFC 6761)"),
+    (
+        "local",
+        "a multicast-DNS name of the local network (RFC 6762)",
+    ),
+    (
+        "test",
+        "a special-use name for testing, never public (RFC 6761)",
+    ),
+    (
+        "invalid",
+        "a special-use name that never resolves (RFC 6761)",
+    ),
+    (
+        "onion",
+        "a Tor onion-service name, not in the public DNS (RFC 7686)",
+    ),
+    ("alt", "a special-use name outside the DNS (RFC 9476)"),
+    (
+        "arpa",
+        "infrastructure names: reverse lookups (in-addr.arpa, ip6.arpa) and home networks (home.arpa)",
+    ),
+    ("internal", "a private-use network suffix"),
+    ("lan", "a local network suffix"),
+    ("corp", "an internal network suffix"),
+    ("intranet", "an internal network suffix"),
+    ("localdomain", "a local network suffix"),
+    ("home", "a home network suffix"),
+    ("svc", "a cluster-internal service name"),
 ];
 
-/// Why a (lowercase, IDNA-mapped) domain name is local, or `None`.
-pub(crate) fn local_name_reason(domain: &str) -> Option<String> {
+/// Why a (lowercase, IDNA-mapped) domain name can never be a public site,
+/// or `None`: a local, metadata or cluster name, a special-use or internal
+/// suffix, or a single label. The guard refuses such hosts; site-skill
+/// packages may not claim them.
+pub fn local_name_reason(domain: &str) -> Option<String> {
     let name = domain.trim_end_matches('.');
-    if let Some(known) = LOCAL_NAMES.iter().find(|n| **n == name) {
-        return Some(if *known == "localhost" {
-            "\"localhost\" is this machine".to_string()
-        } else {
-            format!("{known:?} is a cloud metadata service name")
-        });
+    if let Some((known, why)) = LOCAL_NAMES.iter().find(|(n, _)| *n == name) {
+        return Some(format!("{known:?} {why}"));
     }
-    if let Some(suffix) = LOCAL_SUFFIXES.iter().find(|s| {
-        name.len() > s.len() + 1
-            && name.ends_with(*s)
-            && name.as_bytes()[name.len() - s.len() - 1] == b'.'
-    }) {
-        return Some(format!(
-            "{name:?} ends in \".{suffix}\", a local or internal network suffix"
-        ));
+    let label_suffix = |s: &str| {
+        name == s
+            || (name.len() > s.len() + 1
+                && name.ends_with(s)
+                && name.as_bytes()[name.len() - s.len() - 1] == b'.')
+    };
+    if let Some((suffix, why)) = LOCAL_SUFFIXES.iter().find(|(s, _)| label_suffix(s)) {
+        return Some(format!("{name:?} ends in \".{suffix}\": {why}"));
     }
     if !name.contains('.') {
         return Some(format!(
@@ -207,5 +244,34 @@ mod tests {
         assert!(local_name_reason("xlocal").is_some()); // dot-less
         assert!(local_name_reason("example.lan.com").is_none());
         assert!(local_name_reason("localhost.").is_some());
+    }
+
+    #[test]
+    fn special_use_and_cluster_names_are_never_public() {
+        for name in [
+            "shop.test",
+            "x.invalid",
+            "abcdefghijklmnop.onion",
+            "1.0.0.127.in-addr.arpa",
+            "b.a.ip6.arpa",
+            "router.home.arpa",
+            "kubernetes.default",
+            "kubernetes.default.svc",
+            "api.prod.svc",
+            "web.ns.svc.cluster.local",
+            "db.internal",
+            "name.alt",
+        ] {
+            assert!(local_name_reason(name).is_some(), "{name}");
+        }
+        for name in [
+            "example.com",
+            "testing.com",
+            "invalid.org",
+            "svc.example.com",
+            "arpa.io",
+        ] {
+            assert!(local_name_reason(name).is_none(), "{name}");
+        }
     }
 }

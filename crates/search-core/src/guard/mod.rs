@@ -41,6 +41,7 @@
 //! [`UrlGuard::from_env`], called at the edges (CLI, examples), does.
 
 mod host;
+pub use host::local_name_reason;
 mod ranges;
 
 use std::fmt;
@@ -343,7 +344,14 @@ impl UrlGuard {
             ));
         }
         let authority = host::raw_authority(input).unwrap_or_default();
-        if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
+        // An empty user-info (`http://@host/`, `http://:@host/`) carries no
+        // credential: it is normalised away, not refused.
+        let userinfo = authority.rsplit_once('@').map(|(u, _)| u);
+        let empty_userinfo = matches!(userinfo, Some("" | ":"));
+        if !url.username().is_empty()
+            || url.password().is_some_and(|p| !p.is_empty())
+            || (userinfo.is_some() && !empty_userinfo)
+        {
             return Err(GuardError::new(
                 GuardReason::CredentialsInUrl,
                 input,
@@ -426,11 +434,30 @@ impl UrlGuard {
             });
         }
         let port = url.port_or_known_default().unwrap_or(443);
-        let addrs = match url.host() {
-            Some(Host::Ipv4(ip)) => vec![SocketAddr::new(IpAddr::V4(ip), port)],
-            Some(Host::Ipv6(ip)) => vec![SocketAddr::new(IpAddr::V6(ip), port)],
-            Some(Host::Domain(d)) => self.resolve(&url, d, port).await?,
-            None => {
+        let addrs = self.addresses_for(&url, port, None).await?;
+        Ok(CheckedUrl { url, addrs })
+    }
+
+    /// The addresses a connection to `url` (which already passed
+    /// [`UrlGuard::check`]) may use on `port`: `pinned` when the caller pins
+    /// the host (a test's fixed address, a resolver rule), an IP literal as
+    /// it is, otherwise the system resolver within the DNS timeout. In
+    /// strict mode every address is judged by [`UrlGuard::check_addrs`], so
+    /// a connection to what comes back goes only to checked addresses. This
+    /// is the one place that resolves for a connection: the HTTP client's
+    /// resolver and the browser's egress proxy both use it.
+    pub async fn addresses_for(
+        &self,
+        url: &Url,
+        port: u16,
+        pinned: Option<Vec<SocketAddr>>,
+    ) -> Result<Vec<SocketAddr>, GuardError> {
+        let addrs = match (pinned, url.host()) {
+            (Some(addrs), _) => addrs,
+            (None, Some(Host::Ipv4(ip))) => vec![SocketAddr::new(IpAddr::V4(ip), port)],
+            (None, Some(Host::Ipv6(ip))) => vec![SocketAddr::new(IpAddr::V6(ip), port)],
+            (None, Some(Host::Domain(d))) => self.resolve(url, d, port).await?,
+            (None, None) => {
                 return Err(GuardError::new(
                     GuardReason::MissingHost,
                     url.as_str(),
@@ -438,8 +465,19 @@ impl UrlGuard {
                 ));
             }
         };
-        self.check_addrs(&url, &addrs)?;
-        Ok(CheckedUrl { url, addrs })
+        if self.strict {
+            self.check_addrs(url, &addrs)?;
+        } else if addrs.is_empty() {
+            return Err(GuardError::new(
+                GuardReason::UnresolvableHost,
+                url.as_str(),
+                format!(
+                    "{:?} resolved to no addresses",
+                    url.host_str().unwrap_or("")
+                ),
+            ));
+        }
+        Ok(addrs)
     }
 
     async fn resolve(

@@ -16,6 +16,20 @@ struct V4Block(Ipv4Addr, u8, &'static str);
 /// One IPv6 block: network, prefix length, what it is.
 struct V6Block(Ipv6Addr, u8, &'static str);
 
+/// Addresses inside a blocked range that the IANA registries mark globally
+/// reachable: PCP and TURN anycast (192.0.0.9, 192.0.0.10; RFC 7723, 8155).
+const IPV4_GLOBAL: &[Ipv4Addr] = &[Ipv4Addr::new(192, 0, 0, 9), Ipv4Addr::new(192, 0, 0, 10)];
+
+/// Blocks inside 2001::/23 that the IANA IPv6 registry marks globally
+/// reachable: PCP and TURN anycast, AMT, AS112-v6 and ORCHIDv2.
+const IPV6_GLOBAL: &[(Ipv6Addr, u8)] = &[
+    (Ipv6Addr::new(0x2001, 1, 0, 0, 0, 0, 0, 1), 128),
+    (Ipv6Addr::new(0x2001, 1, 0, 0, 0, 0, 0, 2), 128),
+    (Ipv6Addr::new(0x2001, 3, 0, 0, 0, 0, 0, 0), 32),
+    (Ipv6Addr::new(0x2001, 4, 0x112, 0, 0, 0, 0, 0), 48),
+    (Ipv6Addr::new(0x2001, 0x20, 0, 0, 0, 0, 0, 0), 28),
+];
+
 /// IPv4 blocks that are never fetched. More specific entries come first so
 /// the detail names the most precise range.
 const IPV4_BLOCKED: &[V4Block] = &[
@@ -188,6 +202,9 @@ fn v6_in(ip: Ipv6Addr, net: Ipv6Addr, prefix: u8) -> bool {
 /// Why `ip` must not be fetched (the range it falls in), or `None` for a
 /// globally reachable address.
 pub(crate) fn blocked_v4(ip: Ipv4Addr) -> Option<&'static str> {
+    if IPV4_GLOBAL.contains(&ip) {
+        return None;
+    }
     IPV4_BLOCKED
         .iter()
         .find(|b| v4_in(ip, b.0, b.1))
@@ -224,6 +241,12 @@ pub(crate) fn blocked_v6(ip: Ipv6Addr) -> Option<String> {
         if form == "IPv4-mapped" || form == "NAT64" || form == "6to4" {
             return None;
         }
+    }
+    if IPV6_GLOBAL
+        .iter()
+        .any(|&(net, prefix)| v6_in(ip, net, prefix))
+    {
+        return None;
     }
     IPV6_BLOCKED
         .iter()

@@ -225,10 +225,8 @@ fn numbered_pieces(text: &str) -> Vec<(usize, usize)> {
     let mut prev: Option<char> = None;
     for (i, c) in text.char_indices() {
         let opens = prev.is_none_or(|p| p.is_whitespace() || matches!(p, ':' | '：'));
-        if opens {
-            if let Some(len) = marker_len(text, i) {
-                markers.push((i, i + len));
-            }
+        if opens && let Some(len) = marker_len(text, i) {
+            markers.push((i, i + len));
         }
         prev = Some(c);
     }

@@ -467,10 +467,12 @@ pub fn sub_queries(
         Vec::new()
     };
 
-    if options.english_variant && query_has_cjk && sides.len() < 2 {
-        if let Some(en) = glossary::english_variant(query) {
-            list.push(&synonyms::expand(&en), SubQueryPurpose::Translation);
-        }
+    if options.english_variant
+        && query_has_cjk
+        && sides.len() < 2
+        && let Some(en) = glossary::english_variant(query)
+    {
+        list.push(&synonyms::expand(&en), SubQueryPurpose::Translation);
     }
 
     if sides.len() >= 2 {
