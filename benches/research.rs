@@ -1,7 +1,8 @@
 //! The cost of the research loop's own work on a fetched page (no network):
-//! reading a page into the constraint ledger — term matching over the
-//! normalised title and text, the verbatim quote for each supported
-//! constraint — and grading each piece of support with the default
+//! reading a page into the constraint ledger — the page split into
+//! sentences once, each constraint judged (supports / refutes / unrelated)
+//! over one sentence or two adjacent ones, the verbatim quote for each
+//! verdict — and grading each piece of support with the default
 //! Selection × Absorption scorer.
 //!
 //! - `research/ledger/<page>`: a fresh ledger for a three-constraint plan,
@@ -19,11 +20,11 @@ use std::hint::black_box;
 
 use chrono::{TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ferret::core::ledger::{Ledger, PageEvidence};
 use ferret::core::plan::{HeuristicPlanner, Plan, PlanOptions};
 use ferret::core::{Provenance, Runtime};
 use ferret::evidence::fetch::{FetchOptions, from_html};
-use ferret::evidence::scorer::{EvidenceScorer, ScoreInput, SelectionAbsorption};
+use ferret::evidence::ledger::{Ledger, PageEvidence};
+use ferret::evidence::scorer::{EvidenceScorer, ScoreInput, ScorerJudge, SelectionAbsorption};
 
 const QUESTION: &str = "Rust programming language with memory safety without a garbage collector, \
     first stable release 1.0 in 2015, and ownership and borrowing rules";
@@ -31,13 +32,14 @@ const QUESTION: &str = "Rust programming language with memory safety without a g
 #[path = "support/site_pages.rs"]
 mod site_pages;
 
-const PUBLIC: Provenance = Provenance::public(Runtime::Http);
+static PUBLIC: Provenance = Provenance::public(Runtime::Http);
 
 fn read_page(plan: &Plan, url: &str, title: &str, text: &str) -> Ledger {
     let scorer = SelectionAbsorption::new();
     let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
     let mut ledger = Ledger::new(plan);
-    ledger.add_page_scored(&PageEvidence::new(url, title, text, &PUBLIC), &mut |req| {
+    let page = PageEvidence::new(url, title, text, &PUBLIC);
+    ledger.add_page_scored(&page, &ScorerJudge(&scorer), &mut |req| {
         Some(scorer.score(&ScoreInput::from_request(req, None, None, now)))
     });
     ledger

@@ -28,7 +28,6 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use ferret::core::Intent;
 use ferret::core::fanout::{Progress, ProgressEvent};
-use ferret::core::ledger::ConstraintStatus;
 use ferret::core::plan::{PLAN_SCHEMA, Plan, PlanOptions};
 use ferret::core::response::SEARCH_SCHEMA;
 use ferret::core::search::SearchOptions;
@@ -90,6 +89,13 @@ struct RunArgs {
     /// The search's global deadline in seconds (default 20).
     #[arg(long)]
     timeout: Option<f64>,
+    /// Rounds of search → fetch → judge while the evidence is not
+    /// sufficient (1–10; 1 is a single pass).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=10))]
+    rounds: u16,
+    /// Start no new round after this many seconds.
+    #[arg(long)]
+    deadline: Option<f64>,
     /// Keep each readable page's full text in the report.
     #[arg(long)]
     text: bool,
@@ -217,12 +223,21 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         search = search.with_engines(engines);
     }
     search = search.with_progress(engine_failures());
-    let options = ResearchOptions::new()
+    let mut options = ResearchOptions::new()
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
         .with_deep(deep.is_some())
         .with_text(args.text)
+        .with_rounds(usize::from(args.rounds))
         .with_search(search);
+    if let Some(d) = args.deadline {
+        if !(d.is_finite() && d > 0.0) {
+            return Err(format!(
+                "--deadline must be a positive number of seconds, not {d}"
+            ));
+        }
+        options = options.with_deadline(Duration::from_secs_f64(d));
+    }
 
     // Read the rows before anything starts, so bad input fails fast.
     let rows = if args.stdin_results {
@@ -532,6 +547,29 @@ fn print_report(r: &ResearchReport) {
         if ledger.pages_read == 1 { "" } else { "s" },
         r.elapsed_ms
     );
+    if r.rounds.len() > 1 {
+        for round in &r.rounds {
+            let changed: Vec<String> = round
+                .changed
+                .iter()
+                .map(|c| format!("{} → {}", c.id, c.to.as_str()))
+                .collect();
+            say!(
+                "round {}: {} quer{}, {} page{} read{}; {}",
+                round.round,
+                round.queries.len(),
+                if round.queries.len() == 1 { "y" } else { "ies" },
+                round.pages_read.len(),
+                if round.pages_read.len() == 1 { "" } else { "s" },
+                if changed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", changed.join(", "))
+                },
+                round.status.as_str()
+            );
+        }
+    }
     say!();
     if ledger.constraints.is_empty() {
         say!("constraints: none planned");
@@ -539,20 +577,13 @@ fn print_report(r: &ResearchReport) {
         say!("constraints:");
     }
     for c in &ledger.constraints {
-        let status = match c.status {
-            ConstraintStatus::Supported => "supported",
-            ConstraintStatus::Weak => "weak",
-            ConstraintStatus::Pending => "pending",
-        };
+        let status = c.status.as_str();
         let mut marks = Vec::new();
         if !c.mandatory {
             marks.push("optional");
         }
         if ledger.anchor.as_deref() == Some(c.id.as_str()) {
             marks.push("anchor");
-        }
-        if c.contested {
-            marks.push("contested");
         }
         let marks = if marks.is_empty() {
             String::new()
@@ -569,6 +600,14 @@ fn print_report(r: &ResearchReport) {
                 String::new()
             };
             say!("      — {}{more}", e.url);
+        }
+        for e in &c.refutations {
+            say!(
+                "      refuted ({}): \"{}\"",
+                e.reason,
+                clip(&e.quote.text, 240)
+            );
+            say!("      — {}", e.url);
         }
     }
     say!();

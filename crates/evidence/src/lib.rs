@@ -12,6 +12,10 @@
 //!   when the page needs one; `ferret.fetch.v1` ([`fetch::FetchedPage`]).
 //! - [`verify`]: agbrowse's verdicts and score (`strong_ok` … `error`) and
 //!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
+//! - [`ledger`]: the constraint ledger — each fetched page judged
+//!   supports / refutes / unrelated per constraint (facts co-located in a
+//!   sentence, numbers, dates and names equal, polarity), verbatim quotes,
+//!   readiness (`ferret.ledger.v1`).
 //! - [`safety`]: content-safety flags — prompt injection aimed at agents,
 //!   hidden text, link farms, invisible characters.
 //! - [`highlights`]: BM25 passage selection within a token budget, the
@@ -54,6 +58,7 @@ pub mod extract;
 pub mod fetch;
 pub mod gaps;
 pub mod highlights;
+pub mod ledger;
 pub mod presentation;
 pub mod refs;
 pub mod research;

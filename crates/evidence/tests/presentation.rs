@@ -274,7 +274,14 @@ fn opposite_claims_are_flagged_as_a_conflict() {
     let c = &p.conflicts[0];
     assert_eq!(c.kind, ConflictKind::Disagreement);
     assert_eq!(c.ranks, vec![1, 2]);
-    assert_eq!(c.terms, vec!["support"]);
+    assert!(c.reason.starts_with("negated"), "{}", c.reason);
+    assert_eq!(c.quotes[0].rank, 1);
+    assert_eq!(c.quotes[1].rank, 2);
+    assert!(
+        c.quotes[1].text.contains("does not support Windows"),
+        "{:?}",
+        c.quotes
+    );
     assert_eq!(p.results[0].flags, vec![CONFLICT_FLAG]);
     assert!(p.results[2].flags.is_empty());
 }
@@ -295,7 +302,20 @@ fn antonyms_about_the_same_subject_are_a_conflict() {
     ];
     let p = present_all("rust compile times", &results);
     assert_eq!(p.conflicts.len(), 1);
-    assert_eq!(p.conflicts[0].terms, vec!["faster", "slower"]);
+    assert!(
+        p.conflicts[0].reason.starts_with("reversed"),
+        "{}",
+        p.conflicts[0].reason
+    );
+    let quotes: Vec<&str> = p.conflicts[0]
+        .quotes
+        .iter()
+        .map(|q| q.text.as_str())
+        .collect();
+    assert!(
+        quotes.iter().any(|q| q.contains("faster")) && quotes.iter().any(|q| q.contains("slower")),
+        "{quotes:?}"
+    );
 }
 
 #[test]
@@ -306,6 +326,61 @@ fn a_denial_about_another_subject_is_no_conflict() {
     ];
     let p = present_all("npm support", &results);
     assert!(p.conflicts.is_empty(), "{:#?}", p.conflicts);
+}
+
+#[test]
+fn sources_that_agree_are_never_flagged() {
+    let results = vec![
+        simple(0, "Bun and Windows", "Bun now supports Windows natively."),
+        simple(
+            1,
+            "Bun 1.1 release",
+            "Bun 1.1 supports Windows natively, the team said.",
+        ),
+        simple(2, "Cargo", "Cargo does not verify checksums of crates."),
+        simple(
+            3,
+            "Cargo myths",
+            "Cargo never verifies checksums of crates.",
+        ),
+        simple(
+            4,
+            "Tariffs",
+            "The tariffs on $156 billion of goods take effect on Dec. 15.",
+        ),
+        simple(
+            5,
+            "Trade",
+            "Tariffs on some $156 billion in goods take effect on Dec. 15, officials said.",
+        ),
+    ];
+    let p = present_all("agreement", &results);
+    assert!(p.conflicts.is_empty(), "{:#?}", p.conflicts);
+}
+
+#[test]
+fn a_different_number_is_a_conflict_between_the_two_passages() {
+    let results = vec![
+        simple(
+            0,
+            "Tariffs",
+            "The tariffs take effect on Dec. 15. They cover $156 billion of goods.",
+        ),
+        simple(
+            1,
+            "Trade war",
+            "New tariffs take effect on Dec. 1, officials said.",
+        ),
+    ];
+    let p = present_all("tariffs", &results);
+    assert_eq!(p.conflicts.len(), 1, "{:#?}", p.conflicts);
+    let c = &p.conflicts[0];
+    assert!(c.reason.starts_with("date_mismatch"), "{}", c.reason);
+    let texts: Vec<&str> = c.quotes.iter().map(|q| q.text.as_str()).collect();
+    assert!(
+        texts.iter().any(|t| t.contains("Dec. 15")) && texts.iter().any(|t| t.contains("Dec. 1,")),
+        "{texts:?}"
+    );
 }
 
 #[test]

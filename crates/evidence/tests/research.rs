@@ -19,7 +19,6 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::post;
 use ferret_core::fanout::Fanout;
-use ferret_core::ledger::{ConstraintStatus, LedgerStatus, QuoteField};
 use ferret_core::search::{SearchOptions, Searcher};
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
@@ -27,6 +26,7 @@ use ferret_core::{
 };
 use ferret_engines::llm::ChatClient;
 use ferret_evidence::fetch::BrowserMode;
+use ferret_evidence::ledger::{ConstraintStatus, LedgerStatus};
 use ferret_evidence::research::{
     self, BrowsePlanOptions, BrowseReason, DeepEscalation, EnrichOptions, Enrichment,
     EvidenceStatus, LocalDocuments, NextStepKind, NormalizedResults, ReadFrom, Research,
@@ -55,21 +55,18 @@ async fn run_rows(
         .expect("research runs")
 }
 
-/// Every ledger quote is a verbatim slice of its page's fetched text (or
-/// title), and at most 200 characters.
+/// Every ledger quote (support and refutation) is a verbatim slice of its
+/// page's fetched text, and at most 200 characters.
 fn assert_quotes_verbatim(report: &ResearchReport) {
     for c in &report.enrichment.ledger.constraints {
-        for e in &c.evidence {
+        for e in c.evidence.iter().chain(&c.refutations) {
             let candidate = report
                 .enrichment
                 .candidates
                 .iter()
                 .find(|cand| cand.final_url == e.url)
                 .expect("the evidence names a fetched candidate");
-            let field = match e.quote.field {
-                QuoteField::Text => candidate.text.as_deref().expect("text kept"),
-                QuoteField::Title => candidate.fetched_title.as_deref().expect("fetched title"),
-            };
+            let field = candidate.text.as_deref().expect("text kept");
             assert_eq!(&field[e.quote.start..e.quote.end], e.quote.text);
             assert!(e.quote.text.chars().count() <= 200);
         }
@@ -609,10 +606,29 @@ async fn only_the_top_max_results_candidates_are_fetched() {
         .map(|i| web.url("slow.example", &format!("/slow/{i}")))
         .collect();
     let items: Vec<(&str, &str, &str)> = urls.iter().map(|u| (u.as_str(), "", "")).collect();
-    let report = run_rows(&research, &items, &options()).await;
+    let report = run_rows(&research, &items, &options().with_rounds(1)).await;
     assert_eq!(report.enrichment.fetch_policy.max_results, 5);
     assert_eq!(report.enrichment.candidates.len(), 5);
     assert_eq!(web.in_flight.total(), 5);
+    assert_eq!(report.rounds.len(), 1);
+    assert_eq!(report.stopped, Some(research::StopReason::RoundsUsed));
+}
+
+#[tokio::test]
+async fn a_later_round_reads_the_rows_the_first_left_unread() {
+    let web = LocalWeb::start().await;
+    let research = Research::builder(fetcher()).build();
+    let urls: Vec<String> = (1..=7)
+        .map(|i| web.url("slow.example", &format!("/slow/{i}")))
+        .collect();
+    let items: Vec<(&str, &str, &str)> = urls.iter().map(|u| (u.as_str(), "", "")).collect();
+    let report = run_rows(&research, &items, &options()).await;
+    assert_eq!(report.rounds.len(), 2, "{:?}", report.rounds);
+    assert_eq!(report.rounds[0].pages_read.len(), 5);
+    assert_eq!(report.rounds[1].pages_read.len(), 2);
+    assert_eq!(report.enrichment.candidates.len(), 7);
+    assert_eq!(web.in_flight.total(), 7, "no page is fetched twice");
+    assert_eq!(report.stopped, Some(research::StopReason::NothingNew));
 }
 
 /// An engine that answers each query from a table of (query word, hits).
@@ -687,7 +703,7 @@ async fn a_full_run_searches_the_focused_queries_and_tracks_disconfirmation() {
         &ferret_core::plan::PlanOptions::new().with_now(now()),
     )
     .unwrap();
-    assert_eq!(report.search.sub_queries, Research::search_queries(&plan));
+    assert_eq!(report.rounds[0].queries, Research::search_queries(&plan));
     assert_eq!(report.search.sub_queries[0], QUESTION);
     assert!(
         report
@@ -699,11 +715,22 @@ async fn a_full_run_searches_the_focused_queries_and_tracks_disconfirmation() {
     assert_eq!(report.search.backend, "ferret-search");
     assert!(engine.calls.load(Ordering::SeqCst) >= 3);
 
+    // The myth page refutes c1: never sufficient, partial with both
+    // quotes and their pages.
     assert_eq!(
         report.evidence_status,
-        EvidenceStatus::Sufficient,
+        EvidenceStatus::Partial,
         "{:#?}",
         report.ledger
+    );
+    let contested = report
+        .caveats
+        .iter()
+        .find(|c| c.starts_with("c1 is contested"))
+        .expect("a contested caveat");
+    assert!(
+        contested.contains(&myth) && contested.contains(&mirror),
+        "{contested}"
     );
     let myth_candidate = report
         .enrichment
@@ -718,12 +745,6 @@ async fn a_full_run_searches_the_focused_queries_and_tracks_disconfirmation() {
     assert_eq!(ledger.disconfirm.contradicting.len(), 1);
     assert_eq!(ledger.disconfirm.contradicting[0].constraint_id, "c1");
     assert!(report.ledger.contested.contains(&"c1".to_string()));
-    assert!(
-        report
-            .caveats
-            .iter()
-            .any(|c| c.contains("c1 has evidence that may contradict it"))
-    );
     // The gap ledger sees the disconfirm page as counter-evidence.
     let gaps = report.enrichment.gaps.as_ref().unwrap();
     let c1 = gaps.subjects.iter().find(|s| s.id == "c1").unwrap();

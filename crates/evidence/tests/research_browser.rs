@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use ferret_browser::{BrowserRuntime, ChromiumConfig, ChromiumRuntime};
 use ferret_core::guard::UrlGuard;
-use ferret_core::ledger::QuoteField;
 use ferret_evidence::fetch::{BrowserMode, Source};
 use ferret_evidence::research::{EvidenceStatus, Research, ResearchOptions, normalize_results};
 use ferret_evidence::verify::Verdict;
@@ -107,7 +106,6 @@ async fn a_javascript_only_page_is_browse_needed_with_never_and_supported_with_a
         "{:?}",
         evidence.quote
     );
-    assert_eq!(evidence.quote.field, QuoteField::Text);
     let text = rendered.text.as_deref().expect("text kept");
     assert_eq!(
         &text[evidence.quote.start..evidence.quote.end],

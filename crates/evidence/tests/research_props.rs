@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use ferret_core::ledger::QuoteField;
+use ferret_evidence::ledger::{Claim, Judgement, PageText, judge::judge};
 use ferret_evidence::research::{self, EnrichOptions, normalize_results};
 use proptest::prelude::*;
 use research_support::*;
@@ -123,21 +123,17 @@ proptest! {
             .unwrap();
         let candidate = &enrichment.candidates[0];
         let text = candidate.text.clone().unwrap_or_default();
-        // Not vacuous: a page naming two of c1's terms as words supports it.
-        let words: Vec<String> = ferret_core::ledger::normalize_for_match(&text)
-            .split(' ')
-            .map(str::to_string)
-            .collect();
-        if candidate.ok && words.iter().any(|w| w == "beryllium") && words.iter().any(|w| w == "telescope") {
-            prop_assert!(!enrichment.ledger.constraints[0].evidence.is_empty());
-        }
+        let title = candidate.fetched_title.as_deref().unwrap_or("");
         for c in &enrichment.ledger.constraints {
-            for e in &c.evidence {
-                let field = match e.quote.field {
-                    QuoteField::Text => text.as_str(),
-                    QuoteField::Title => candidate.fetched_title.as_deref().unwrap_or(""),
-                };
-                prop_assert_eq!(&field[e.quote.start..e.quote.end], e.quote.text.as_str());
+            // Not vacuous: the ledger holds evidence exactly when the
+            // judgement finds the page supports the constraint.
+            if candidate.ok {
+                let verdict = judge(&Claim::new(&c.text), &PageText { title, text: &text });
+                prop_assert_eq!(verdict.judgement == Judgement::Supports, !c.evidence.is_empty());
+                prop_assert_eq!(verdict.judgement == Judgement::Refutes, !c.refutations.is_empty());
+            }
+            for e in c.evidence.iter().chain(&c.refutations) {
+                prop_assert_eq!(&text[e.quote.start..e.quote.end], e.quote.text.as_str());
                 prop_assert!(e.quote.text.chars().count() <= 200);
             }
         }

@@ -6,11 +6,11 @@ mod research_support;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use ferret_core::ledger::{
-    CrossValidation, EvidenceScore, Ledger, LedgerConstraint, ScoreComponent,
-};
 use ferret_core::plan::Constraint;
 use ferret_evidence::fetch::BrowserMode;
+use ferret_evidence::ledger::{
+    CrossValidation, EvidenceScore, Ledger, LedgerConstraint, ScoreComponent,
+};
 use ferret_evidence::research::{Research, ResearchOptions, normalize_results};
 use ferret_evidence::scorer::argo::{argo_authority, argo_freshness};
 use ferret_evidence::scorer::serp::is_serp_or_jump_url;

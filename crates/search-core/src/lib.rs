@@ -26,8 +26,6 @@
 //! - Re-ranking: [`goggles`] (Brave Goggles: parser, built-in presets,
 //!   FinalScore with source tiers and conflict flags).
 //! - The whole path: [`search`] (plan → fanout → fuse → [`SearchResponse`]).
-//! - Evidence: [`ledger`] (the constraint ledger: which constraints fetched
-//!   page text supports, with verbatim quotes; `ferret.ledger.v1`).
 //! - Output: [`result`] ([`SearchResult`]), [`response`] ([`SearchResponse`],
 //!   `ferret.search.v1`), [`provenance`] (partitions and cache eligibility),
 //!   [`text`] ([`Text`], the shared strings hits and results hold).
@@ -47,7 +45,6 @@ pub mod goggles;
 pub mod guard;
 pub mod intent;
 pub mod layer;
-pub mod ledger;
 pub mod near_dup;
 pub mod plan;
 pub mod provenance;

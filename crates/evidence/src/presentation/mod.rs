@@ -30,16 +30,14 @@
 //!
 //! ## Conflicts
 //!
-//! Two results conflict when their title + snippet assert opposite things,
-//! by a deliberately simple heuristic: text is cut into clauses; a negator
-//! (`not`, `never`, `doesn't`, … or CJK `不 没 无 未 非 别`) denies the next
-//! three content words of its clause (the next CJK word); two results
-//! disagree when a clause of one denies a word a clause of the other
-//! asserts, or they assert the two sides of an antonym pair
-//! ([`ANTONYMS`]: faster/slower, secure/insecure, 增加/减少 …) — and in
-//! both cases the two clauses assert at least one other word in common
-//! (the same subject). It will miss paraphrased disagreement and can flag
-//! "not only … but also"; it flags for a reader, it decides nothing.
+//! Two results conflict when the evidence judgement ([`crate::ledger::judge`])
+//! finds that a statement of one's title and snippet is refuted by the
+//! other's: a different number, date or name where the statement puts its
+//! own, the opposite polarity (`supports` / `does not support`), or the
+//! opposite direction (`faster` / `slower`). Each conflict quotes the two
+//! passages that disagree. Results that agree are never flagged, nor are
+//! results about other things; a paraphrase the judgement cannot read is
+//! missed. It flags for a reader, it decides nothing.
 //!
 //! Source tiers come from [`ferret_core::authority`] (via
 //! [`SourceTier::from_url`]). cline-search-orchestrator's rule shape: a T1
@@ -64,8 +62,6 @@ use crate::evidence_item::SourceTier;
 mod conflicts;
 mod markdown;
 mod themes;
-
-pub use conflicts::{ANTONYMS, CJK_NEGATORS, NEGATORS};
 
 /// The schema name of [`Presentation`].
 pub const PRESENTATION_SCHEMA: &str = "ferret.presentation.v1";
@@ -195,10 +191,44 @@ pub struct Conflict {
     /// The result to prefer, when tiers decide.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_rank: Option<usize>,
-    /// The words in conflict.
+    /// The claim's facts and words the refuting passage holds.
     pub terms: Vec<String>,
-    /// Why, in a few words.
+    /// Why, in a few words (the judgement's reason).
     pub reason: String,
+    /// The passages that disagree, verbatim from each result's title and
+    /// snippet: a statement and the passage that refutes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quotes: Vec<ConflictQuote>,
+}
+
+/// A passage of one result in a conflict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConflictQuote {
+    /// The result's rank.
+    pub rank: usize,
+    /// The passage (a sentence of its title and snippet).
+    pub text: String,
+}
+
+impl conflicts::Disagreement {
+    /// The two quotes, each with its result's rank (`i`, `j` 0-based).
+    fn quotes_of(&self, i: usize, j: usize) -> [ConflictQuote; 2] {
+        let (mine, theirs) = if self.flipped {
+            (&self.quotes.1, &self.quotes.0)
+        } else {
+            (&self.quotes.0, &self.quotes.1)
+        };
+        [
+            ConflictQuote {
+                rank: i + 1,
+                text: mine.clone(),
+            },
+            ConflictQuote {
+                rank: j + 1,
+                text: theirs.clone(),
+            },
+        ]
+    }
 }
 
 /// The `ferret.presentation.v1` envelope.
@@ -449,14 +479,15 @@ fn find_conflicts(
     max_checked: usize,
 ) -> Vec<Conflict> {
     let results = &results[..results.len().min(max_checked)];
-    let clauses: Vec<Vec<conflicts::Clause>> = results
+    let texts: Vec<String> = results
         .iter()
-        .map(|r| conflicts::clauses(&format!("{}. {}", r.title, r.snippet)))
+        .map(|r| conflicts::text_of(&r.title, &r.snippet))
         .collect();
+    let read: Vec<conflicts::Read<'_>> = texts.iter().map(|t| conflicts::Read::new(t)).collect();
     let mut pairs: Vec<(usize, usize, conflicts::Disagreement)> = Vec::new();
     for i in 0..results.len() {
         for j in i + 1..results.len() {
-            if let Some(d) = conflicts::disagreement(&clauses[i], &clauses[j]) {
+            if let Some(d) = conflicts::disagreement(&read[i], &read[j]) {
                 pairs.push((i, j, d));
             }
         }
@@ -485,10 +516,18 @@ fn find_conflicts(
         }
         let mut ranks = vec![t1 + 1];
         let mut terms: Vec<String> = Vec::new();
+        let mut quotes: Vec<ConflictQuote> = Vec::new();
+        let mut reasons: Vec<String> = Vec::new();
         for &p in &against {
             covered[p] = true;
             let (i, j, d) = &pairs[p];
             ranks.push(if *i == t1 { j + 1 } else { i + 1 });
+            for q in d.quotes_of(*i, *j) {
+                if !quotes.contains(&q) {
+                    quotes.push(q);
+                }
+            }
+            reasons.push(d.reason.clone());
             for t in &d.terms {
                 if !terms.contains(t) {
                     terms.push(t.clone());
@@ -502,8 +541,9 @@ fn find_conflicts(
                 "tier-1 source #{} is contradicted by {} lower-tier sources ({}); the tier-1 source is kept",
                 t1 + 1,
                 against.len(),
-                terms.join(", ")
+                reasons.join("; ")
             ),
+            quotes,
             ranks,
             kept_rank: Some(t1 + 1),
             terms,
@@ -523,6 +563,7 @@ fn find_conflicts(
             flag: CONFLICT_FLAG.to_string(),
             ranks: vec![i + 1, j + 1],
             kept_rank,
+            quotes: d.quotes_of(i, j).to_vec(),
             terms: d.terms,
             reason: d.reason,
         });

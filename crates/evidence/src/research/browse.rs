@@ -27,7 +27,7 @@ use url::Url;
 
 use super::enrich::{EnrichedCandidate, Enrichment, NextStepKind};
 use super::hints::{SourceHint, plan_hints};
-use ferret_core::ledger::LedgerStatus;
+use crate::ledger::LedgerStatus;
 use ferret_core::plan::Plan;
 
 /// The schema name of [`BrowsePlan`].

@@ -210,6 +210,25 @@ impl NormalizedResults {
         out
     }
 
+    /// Appends the rows of `rows` whose URL (or canonical URL) is not
+    /// already a candidate, ranked after the last one; returns how many.
+    pub fn append_new(&mut self, rows: Vec<ResultRow>) -> usize {
+        let mut added = 0;
+        for mut row in rows {
+            let known = self
+                .results
+                .iter()
+                .any(|r| r.url == row.url || r.canonical_url == row.canonical_url);
+            if known {
+                continue;
+            }
+            row.rank = u32::try_from(self.results.len() + 1).unwrap_or(u32::MAX);
+            self.results.push(row);
+            added += 1;
+        }
+        added
+    }
+
     /// Candidates from JSON a host wrote: a `ferret.results.v1` envelope, a
     /// `ferret.search.v1` response, or raw rows (normalised with `query`).
     /// Fails only when the text claims one of our schemas but does not fit

@@ -3,12 +3,12 @@
 //!
 //! | status | condition | agent action |
 //! |---|---|---|
-//! | `sufficient` | the ledger is ready | answer from fetched evidence |
-//! | `partial` | not ready, deep escalation returned non-empty text | use the deep text with explicit caveats; constraints are still not fully proven |
+//! | `sufficient` | the ledger is ready (no mandatory constraint pending or refuted) and no constraint rests only on untrusted pages | answer from fetched evidence |
+//! | `partial` | a fetched page refutes a mandatory constraint (contested), or support rests only on untrusted pages, or deep escalation returned non-empty text | answer only with the caveats: the quotes disagree, or the support is not trustworthy fetched evidence |
 //! | `browse-needed` | not ready, no deep text, the browse plan has actions | execute or hand off the proposed browser actions |
 //! | `insufficient` | none of the above | find better candidates or use justified deep escalation |
 
-use ferret_core::ledger::Ledger;
+use crate::ledger::Ledger;
 use serde::{Deserialize, Serialize};
 
 use super::browse::BrowsePlan;
@@ -44,7 +44,7 @@ impl EvidenceStatus {
         match self {
             EvidenceStatus::Sufficient => "answer from fetched evidence",
             EvidenceStatus::Partial => {
-                "use the deep text with explicit caveats; constraints are still not fully proven"
+                "answer only with the caveats: fetched pages disagree, the support is untrusted, or it is model output, not proven by fetched pages"
             }
             EvidenceStatus::BrowseNeeded => "execute or hand off the proposed browser actions",
             EvidenceStatus::Insufficient => {
@@ -58,15 +58,34 @@ impl EvidenceStatus {
 /// support for some mandatory constraint comes only from untrusted pages
 /// (prompt-injection signals) is `partial`, never `sufficient`.
 pub fn decide(ledger: &Ledger, deep: Option<&DeepResult>, browse: &BrowsePlan) -> EvidenceStatus {
+    let contested = ledger
+        .constraints
+        .iter()
+        .any(|c| c.mandatory && c.contested);
     if ledger.ready && ledger.untrusted_only().is_empty() {
         EvidenceStatus::Sufficient
-    } else if ledger.ready || deep.is_some_and(DeepResult::has_text) {
+    } else if ledger.ready || contested || deep.is_some_and(DeepResult::has_text) {
         EvidenceStatus::Partial
     } else if browse.needs_browse {
         EvidenceStatus::BrowseNeeded
     } else {
         EvidenceStatus::Insufficient
     }
+}
+
+/// The caveat of a refuted constraint: each refuting quote with its page
+/// and reason, and a supporting one when a page supports it.
+fn contested_caveat(c: &crate::ledger::LedgerConstraint) -> String {
+    let refuting: Vec<String> = c
+        .refutations
+        .iter()
+        .map(|e| format!("{} says «{}» ({})", e.url, e.quote.text, e.reason))
+        .collect();
+    let mut out = format!("{} is contested: {}", c.id, refuting.join("; "));
+    if let Some(s) = c.evidence.first() {
+        out.push_str(&format!("; while {} says «{}»", s.url, s.quote.text));
+    }
+    out
 }
 
 /// What an answer built on this evidence must disclose.
@@ -79,7 +98,8 @@ pub fn caveats(ledger: &Ledger, deep: Option<&DeepResult>, status: EvidenceStatu
             urls.join(", ")
         ));
     }
-    if status == EvidenceStatus::Partial && deep.is_some_and(DeepResult::has_text) {
+    if status == EvidenceStatus::Partial && deep.is_some_and(DeepResult::has_text) && !ledger.ready
+    {
         out.push(format!(
             "the deep answer is model output, not fetched evidence; constraints {} are not proven by fetched pages",
             ledger.pending.join(", ")
@@ -95,14 +115,11 @@ pub fn caveats(ledger: &Ledger, deep: Option<&DeepResult>, status: EvidenceStatu
     }
     for id in &ledger.weak_constraints {
         out.push(format!(
-            "{id} is only weakly supported (its term hits just reach the threshold); corroborate it"
+            "{id} is only weakly supported (its facts are stated across two sentences, not in one); corroborate it"
         ));
     }
     for c in ledger.constraints.iter().filter(|c| c.contested) {
-        out.push(format!(
-            "{} has evidence that may contradict it; read the quotes before relying on it",
-            c.id
-        ));
+        out.push(contested_caveat(c));
     }
     if !ledger.optional_pending.is_empty() {
         out.push(format!(

@@ -39,17 +39,19 @@
 
 pub mod browse;
 pub mod candidates;
+mod copies;
 pub mod decision;
 pub mod deep;
 pub mod enrich;
 pub mod hints;
+pub mod rounds;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use crate::ledger::LedgerSummary;
 use chrono::{DateTime, Utc};
-use ferret_core::ledger::LedgerSummary;
 use ferret_core::plan::{HeuristicPlanner, Plan, PlanError, PlanOptions};
 use ferret_core::response::{DroppedRow, EngineReport};
 use ferret_core::search::{SearchError, SearchOptions, Searcher};
@@ -71,6 +73,10 @@ pub use enrich::{
     SkippedCandidate, enrich_fetch,
 };
 pub use hints::SourceHint;
+pub use rounds::{
+    ConstraintChange, DEFAULT_ROUNDS, FollowUp, MAX_ROUNDS, RoundReport, StopReason,
+    follow_up_queries,
+};
 
 /// The schema name of [`ResearchReport`].
 pub const RESEARCH_SCHEMA: &str = "ferret.research.v1";
@@ -130,7 +136,7 @@ pub fn plan_with(question: &str, options: &PlanOptions) -> Result<Plan, Research
 #[non_exhaustive]
 pub struct ResearchOptions {
     /// The enrich-fetch step: browser mode (default `auto`), candidates to
-    /// fetch (1–50, default 5), fetches in flight (1–16, default 4), full
+    /// fetch (1–50, default 5), fetches in flight (1–16, default 5), full
     /// text, highlight budget, citations, gap ledger and "now" (for
     /// planning, freshness and staleness).
     pub enrich: EnrichOptions,
@@ -142,6 +148,13 @@ pub struct ResearchOptions {
     /// Options of the search step (engines, mode, deadline, goggle …); its
     /// sub-queries are set by the run.
     pub search: SearchOptions,
+    /// Rounds of search → fetch → judge while the decision is not
+    /// `sufficient` (1–[`MAX_ROUNDS`], default [`DEFAULT_ROUNDS`]; 1 is a
+    /// single pass).
+    pub rounds: usize,
+    /// No round starts after this much time from the run's start (`None`:
+    /// only the rounds bound it).
+    pub deadline: Option<Duration>,
 }
 
 impl Default for ResearchOptions {
@@ -151,6 +164,8 @@ impl Default for ResearchOptions {
             deep: false,
             max_actions: DEFAULT_MAX_ACTIONS,
             search: SearchOptions::default(),
+            rounds: DEFAULT_ROUNDS,
+            deadline: None,
         }
     }
 }
@@ -200,6 +215,18 @@ impl ResearchOptions {
     /// Sets the search step's options.
     pub fn with_search(mut self, search: SearchOptions) -> Self {
         self.search = search;
+        self
+    }
+
+    /// Sets the number of rounds (1: one pass).
+    pub fn with_rounds(mut self, rounds: usize) -> Self {
+        self.rounds = rounds;
+        self
+    }
+
+    /// Starts no round after `deadline` from the run's start.
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
         self
     }
 }
@@ -286,6 +313,12 @@ pub struct ResearchReport {
     /// What an answer must disclose.
     #[serde(default)]
     pub caveats: Vec<String>,
+    /// What each round did, first to last.
+    #[serde(default)]
+    pub rounds: Vec<RoundReport>,
+    /// Why the run stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopReason>,
     /// Wall time of the run.
     pub elapsed_ms: u64,
 }
@@ -463,13 +496,7 @@ impl Research {
         results: &NormalizedResults,
         options: &EnrichOptions,
     ) -> Result<Enrichment, ResearchError> {
-        enrich::Enricher {
-            fetcher: &self.fetcher,
-            scorer: self.scorer.as_ref(),
-            local: self.local.as_ref(),
-        }
-        .enrich(plan, results, options)
-        .await
+        self.enricher().enrich(plan, results, options).await
     }
 
     /// Deep escalation for `enrichment`: `None` when none is configured or
@@ -483,6 +510,12 @@ impl Research {
 
     fn check(&self, options: &ResearchOptions) -> Result<(), ResearchError> {
         options.enrich.validate()?;
+        if !(1..=MAX_ROUNDS).contains(&options.rounds) {
+            return Err(ResearchError::InvalidOption {
+                option: "rounds",
+                reason: format!("must be 1–{MAX_ROUNDS}, not {}", options.rounds),
+            });
+        }
         if options.deep && self.deep.is_none() {
             return Err(ResearchError::InvalidOption {
                 option: "deep",
@@ -535,22 +568,144 @@ impl Research {
         self.finish(plan, results, summary, options, started).await
     }
 
+    fn enricher(&self) -> enrich::Enricher<'_> {
+        enrich::Enricher {
+            fetcher: &self.fetcher,
+            scorer: self.scorer.as_ref(),
+            local: self.local.as_ref(),
+        }
+    }
+
+    /// Whether any engine of the searcher can restrict to a site.
+    fn site_filter(&self) -> bool {
+        self.searcher
+            .as_ref()
+            .is_some_and(|s| s.fanout().engines().any(|e| e.capabilities().site_filter))
+    }
+
+    /// Searches the follow-up queries (site queries one site at a time)
+    /// and adds their unseen hits to `results` and `search`.
+    async fn search_follow_ups(
+        &self,
+        plan: &Plan,
+        follow: &[FollowUp],
+        results: &mut NormalizedResults,
+        search: &mut SearchSummary,
+        options: &ResearchOptions,
+    ) {
+        let Some(searcher) = &self.searcher else {
+            return;
+        };
+        let mut groups: Vec<(Option<&str>, Vec<String>)> = Vec::new();
+        for f in follow {
+            match groups
+                .iter_mut()
+                .find(|(site, _)| *site == f.site.as_deref())
+            {
+                Some((_, queries)) => queries.push(f.text.clone()),
+                None => groups.push((f.site.as_deref(), vec![f.text.clone()])),
+            }
+        }
+        for (site, queries) in groups {
+            let started = Instant::now();
+            let mut opts = options.search.clone().with_sub_queries(queries.clone());
+            if let Some(now) = options.enrich.now {
+                opts = opts.with_now(now);
+            }
+            if let Some(site) = site {
+                opts = opts.with_site(site);
+            }
+            match searcher.search(&plan.query, &opts).await {
+                Ok(response) => {
+                    let found = NormalizedResults::from_search(&response);
+                    results.append_new(found.results);
+                    search.engines.extend(response.engines);
+                    search.dropped.extend(response.dropped);
+                    search.warnings.extend(response.warnings);
+                }
+                Err(e) => search
+                    .warnings
+                    .push(format!("follow-up search {queries:?} failed: {e}")),
+            }
+            search.sub_queries.extend(queries);
+            search.elapsed_ms += elapsed_ms(started);
+        }
+        search.results = results.results.len();
+    }
+
+    fn out_of_time(options: &ResearchOptions, started: Instant) -> bool {
+        options.deadline.is_some_and(|d| started.elapsed() >= d)
+    }
+
     async fn finish(
         &self,
         plan: Plan,
-        results: NormalizedResults,
-        search: SearchSummary,
+        mut results: NormalizedResults,
+        mut search: SearchSummary,
         options: &ResearchOptions,
         started: Instant,
     ) -> Result<ResearchReport, ResearchError> {
-        let enrichment = self.enrich(&plan, &results, &options.enrich).await?;
-        let browse = browse_plan(
-            &plan,
-            &enrichment,
-            &BrowsePlanOptions {
-                max_actions: options.max_actions,
-            },
-        );
+        let enricher = self.enricher();
+        let browse_options = BrowsePlanOptions {
+            max_actions: options.max_actions,
+        };
+        let mut reads = enrich::Reads::default();
+        let mut enrichment = enricher
+            .enrich_more(&plan, &results, &mut reads, &options.enrich)
+            .await?;
+        let mut browse = browse_plan(&plan, &enrichment, &browse_options);
+        let mut status = decide(&enrichment.ledger, None, &browse);
+        let mut rounds = vec![RoundReport {
+            round: 1,
+            queries: search.sub_queries.clone(),
+            pages_read: enrichment
+                .candidates
+                .iter()
+                .map(|c| c.final_url.clone())
+                .collect(),
+            changed: rounds::changes(None, &enrichment.ledger),
+            status,
+        }];
+        let stopped = loop {
+            if status == EvidenceStatus::Sufficient {
+                break StopReason::Sufficient;
+            }
+            if rounds.len() >= options.rounds {
+                break StopReason::RoundsUsed;
+            }
+            if Self::out_of_time(options, started) {
+                break StopReason::Deadline;
+            }
+            let follow = follow_up_queries(
+                &plan,
+                &enrichment.ledger,
+                self.site_filter(),
+                &search.sub_queries,
+            );
+            let sent_before = search.sub_queries.len();
+            self.search_follow_ups(&plan, &follow, &mut results, &mut search, options)
+                .await;
+            let read_before = enrichment.candidates.len();
+            if results.results.iter().all(|r| reads.has_seen(&r.url)) {
+                break StopReason::NothingNew;
+            }
+            let next = enricher
+                .enrich_more(&plan, &results, &mut reads, &options.enrich)
+                .await?;
+            browse = browse_plan(&plan, &next, &browse_options);
+            status = decide(&next.ledger, None, &browse);
+            rounds.push(RoundReport {
+                round: rounds.len() + 1,
+                queries: search.sub_queries[sent_before..].to_vec(),
+                pages_read: next.candidates[read_before..]
+                    .iter()
+                    .map(|c| c.final_url.clone())
+                    .collect(),
+                changed: rounds::changes(Some(&enrichment.ledger), &next.ledger),
+                status,
+            });
+            enrichment = next;
+        };
         let deep = if options.deep {
             self.deep(&plan, &enrichment).await
         } else {
@@ -568,6 +723,8 @@ impl Research {
             evidence_status: status,
             agent_action: status.agent_action().to_string(),
             caveats,
+            rounds,
+            stopped: Some(stopped),
             elapsed_ms: elapsed_ms(started),
             plan,
             search,

@@ -69,10 +69,10 @@
 
 use std::sync::LazyLock;
 
+use crate::ledger::{CrossValidation, EvidenceScore, LedgerConstraint, ScoreComponent};
 use chrono::Datelike;
 use ferret_core::authority::{authority, registrable_domain};
 use ferret_core::freshness::parse_date;
-use ferret_core::ledger::{CrossValidation, EvidenceScore, LedgerConstraint, ScoreComponent};
 use regex::Regex;
 use url::Url;
 

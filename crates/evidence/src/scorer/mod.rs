@@ -1,10 +1,12 @@
 //! Evidence scorers: how good a piece of fetched evidence is for the
 //! constraint it supports.
 //!
-//! Support itself is decided by the constraint ledger's term rule
-//! ([`ferret_core::ledger`]); a scorer only *grades* each piece of support
-//! and says why, so that an agent can prefer the best-sourced quote. Its
-//! [`EvidenceScore`] is reported next to the support in the ledger.
+//! A scorer first *judges* each fetched page for each constraint —
+//! supports, refutes or unrelated, with a reason
+//! ([`EvidenceScorer::judge`]; the default is [`crate::ledger::judge`]) —
+//! then *grades* each piece of support, so that an agent can prefer the
+//! best-sourced quote. Its [`EvidenceScore`] is reported next to the
+//! support in the ledger.
 //!
 //! - [`EvidenceScorer`] is the trait; anything that can grade a
 //!   [`ScoreInput`] plugs in (`Research::builder().scorer(…)`).
@@ -20,8 +22,10 @@ pub mod signals;
 
 use std::fmt;
 
+use crate::ledger::{
+    Claim, CrossValidation, EvidenceScore, Judge, Judged, LedgerConstraint, ReadText, ScoreRequest,
+};
 use chrono::{DateTime, Utc};
-use ferret_core::ledger::{CrossValidation, EvidenceScore, LedgerConstraint, ScoreRequest};
 
 pub use argo::SelectionAbsorption;
 
@@ -55,7 +59,7 @@ pub struct ScoreInput<'a> {
 
 impl<'a> ScoreInput<'a> {
     /// The input for one of the ledger's support requests
-    /// ([`ferret_core::ledger::Ledger::add_page_scored`]): the constraint,
+    /// ([`crate::ledger::Ledger::add_page_scored`]): the constraint,
     /// its match and quote, and the page the ledger read, with what the
     /// ledger does not know about the page.
     pub fn from_request(
@@ -68,7 +72,7 @@ impl<'a> ScoreInput<'a> {
             constraint_id: &request.constraint.id,
             constraint_text: &request.constraint.text,
             terms: &request.constraint.terms,
-            matched_terms: &request.support.matched_terms,
+            matched_terms: &request.judged.matched,
             passage: &request.quote.text,
             url: request.page.url,
             title: request.page.title,
@@ -77,6 +81,16 @@ impl<'a> ScoreInput<'a> {
             original_score,
             now,
         }
+    }
+}
+
+/// A scorer as the ledger's [`Judge`].
+#[derive(Debug, Clone, Copy)]
+pub struct ScorerJudge<'a>(pub &'a dyn EvidenceScorer);
+
+impl Judge for ScorerJudge<'_> {
+    fn judge(&self, claim: &Claim, page: &ReadText<'_>) -> Judged {
+        self.0.judge(claim, page)
     }
 }
 
@@ -89,12 +103,21 @@ pub struct PageSupport<'a> {
     pub supports: bool,
 }
 
-/// Grades evidence. Implementations must be deterministic for a given
-/// input (`now` included) and must explain their number: every component
-/// that went into [`EvidenceScore::score`] is listed.
+/// Judges and grades evidence: the plug-in point of the research loop.
+/// Implementations must be deterministic for a given input (`now`
+/// included) and must explain themselves: a verdict carries its reason,
+/// a grade every component that went into [`EvidenceScore::score`].
 pub trait EvidenceScorer: Send + Sync + fmt::Debug {
     /// The scorer's name, reported with every score.
     fn name(&self) -> &str;
+
+    /// Whether `page_text` supports, refutes or says nothing of `claim`.
+    /// The default is [`crate::ledger::judge::judge`] (facts co-located in
+    /// a sentence, numbers, dates and names equal and in place, polarity
+    /// and direction): see its module docs for every rule.
+    fn judge(&self, claim: &Claim, page: &ReadText<'_>) -> Judged {
+        crate::ledger::judge::judge_read(claim, page)
+    }
 
     /// Grades one piece of support.
     fn score(&self, input: &ScoreInput<'_>) -> EvidenceScore;

@@ -118,13 +118,19 @@ fn whole_word(text: &str, start: usize, end: usize) -> bool {
 fn cut_points(text: &str) -> Vec<(usize, usize)> {
     let mut cuts = Vec::new();
     let mut chars = text.char_indices().peekable();
+    let mut prev: Option<char> = None;
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map(|(_, n)| *n);
         let sentence_end =
             matches!(c, '.' | '?' | '!') && next.is_none_or(char::is_whitespace) && i > 0;
-        if SEPARATOR_CHARS.contains(&c) || sentence_end {
+        // A comma between digits is part of a number (30,000), not a cut.
+        let in_number = matches!(c, ',' | '，')
+            && prev.is_some_and(|p| p.is_ascii_digit())
+            && next.is_some_and(|n| n.is_ascii_digit());
+        if (SEPARATOR_CHARS.contains(&c) && !in_number) || sentence_end {
             cuts.push((i, i + c.len_utf8()));
         }
+        prev = Some(c);
     }
     let m = conjunctions();
     if let Some(ac) = &m.automaton {
@@ -270,8 +276,108 @@ fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Words that open a question (or a request) rather than a statement.
+const QUESTION_OPENERS: &[&str] = &[
+    "is", "are", "was", "were", "does", "do", "did", "can", "could", "will", "would", "should",
+    "has", "have", "had", "how", "what", "when", "where", "which", "who", "whom", "whose", "why",
+    "whether", "compare", "list", "find", "name", "give", "show", "tell", "explain", "describe",
+];
+
+/// Whether `text` is a statement (a claim to check) rather than a question
+/// or a request: no question mark, no interrogative opening, none of the
+/// Chinese, Japanese or Korean question endings. A statement is one claim
+/// per sentence — its commas and `and`s join parts of one fact (`X, vice
+/// president of Y, said Z`), so it is not cut there.
+pub fn is_statement(text: &str) -> bool {
+    let t = text.trim();
+    if t.contains(['?', '？']) || t.is_empty() {
+        return false;
+    }
+    let first = t
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .find(|w| !w.is_empty())
+        .unwrap_or_default()
+        .to_lowercase();
+    if QUESTION_OPENERS.contains(&first.as_str()) {
+        return false;
+    }
+    const CJK_QUESTIONS: &[&str] = &[
+        "吗",
+        "嗎",
+        "是否",
+        "什么",
+        "什麼",
+        "哪",
+        "如何",
+        "怎么",
+        "怎麼",
+        "为什么",
+        "為什麼",
+        "多少",
+        "几",
+        "幾",
+        "ですか",
+        "でしょうか",
+        "ますか",
+        "か。",
+        "까",
+        "니까",
+        "나요",
+    ];
+    let end = t.trim_end_matches(['。', '.', '!', '！']);
+    !CJK_QUESTIONS
+        .iter()
+        .any(|q| end.ends_with(q) || (q.chars().count() > 1 && t.contains(q)))
+        // A numbered list ("1. … 2. …") is several requirements.
+        && numbered_pieces(t).len() < 3
+}
+
+/// A statement's clauses: its sentences and `;`-separated parts.
+fn statement_clauses(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|(_, n)| *n);
+        let cut = matches!(c, ';' | '；' | '。' | '！')
+            || (matches!(c, '.' | '!')
+                && next.is_none_or(char::is_whitespace)
+                && !is_initial(text, i));
+        if cut {
+            out.push(text[start..i + c.len_utf8()].to_string());
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(text[start..].to_string());
+    out.into_iter()
+        .map(|c| trim_clause(&c).to_string())
+        .filter(|c| char_len(c) >= MIN_CLAUSE_CHARS)
+        .collect()
+}
+
+/// A period after a single letter (`J.`) or a short title (`Mr.`) does not
+/// end a sentence.
+fn is_initial(text: &str, dot: usize) -> bool {
+    let word: String = text[..dot]
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .collect();
+    word.chars().count() <= 2
+        || matches!(
+            word.as_str(),
+            "rM" | "srM" | "sM" | "rD" | "tS" | "vog" | "neS" | "per" | "cnI" | "oC" | "sv"
+        )
+}
+
 /// The clauses of `question`, in order (not yet capped).
 pub fn clauses(question: &str) -> Vec<String> {
+    if is_statement(question) {
+        let out = statement_clauses(question);
+        if !out.is_empty() {
+            return out;
+        }
+    }
     let numbered: Vec<&str> = numbered_pieces(question)
         .into_iter()
         .map(|(s, e)| trim_clause(&question[s..e]))
@@ -318,11 +424,32 @@ pub fn clauses(question: &str) -> Vec<String> {
     out
 }
 
-/// Matching terms of `text`: tokens of ≥ 2 characters minus stopwords; CJK
-/// as bigrams after function words are cut out.
+/// Matching terms of `text`: its numbers, dates and times whole, as
+/// written (`30,000`, `$101,000`, `9.5`, `8-speed`, `06:40`, `18 %`,
+/// `2019年3月3日`; see [`super::facts`]), then tokens of ≥ 2 characters
+/// minus stopwords (CJK as bigrams after function words are cut out) from
+/// the rest.
 pub fn terms(text: &str) -> Vec<String> {
-    let cleaned = clean_cjk(text);
     let mut out: Vec<String> = Vec::new();
+    let mut masked = text.to_string();
+    for fact in super::facts::facts_of(text) {
+        if matches!(fact.fact, super::facts::Fact::Name { .. }) {
+            continue;
+        }
+        let mut end = fact.span.end;
+        // `8-speed`: the unit joined by a hyphen belongs to the term.
+        if text[end..].starts_with('-') {
+            end += 1 + text[end + 1..]
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(text.len() - end - 1);
+        }
+        let term = text[fact.span.start..end].trim().to_string();
+        if !term.is_empty() && !out.contains(&term) {
+            out.push(term);
+        }
+        masked.replace_range(fact.span.start..end, &" ".repeat(end - fact.span.start));
+    }
+    let cleaned = clean_cjk(&masked);
     for t in tokens(&cleaned) {
         let s = t.as_str();
         let long_enough = match &t {

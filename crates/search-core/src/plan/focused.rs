@@ -44,7 +44,8 @@ pub struct LangTerms {
 }
 
 impl LangTerms {
-    fn pick(&self, lang: &str) -> &'static [&'static str] {
+    /// The terms for `lang` (`zh`, `ko`; anything else: English).
+    pub fn pick(&self, lang: &str) -> &'static [&'static str] {
         match lang {
             "zh" => self.zh,
             "ko" => self.ko,

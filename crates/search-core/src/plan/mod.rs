@@ -31,6 +31,7 @@ pub mod comparison;
 pub mod constraints;
 mod cues;
 pub mod expand;
+pub mod facts;
 pub mod focused;
 pub mod glossary;
 pub mod stopwords;
