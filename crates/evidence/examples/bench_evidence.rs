@@ -126,7 +126,11 @@ fn edited(html: &str, replace: Option<&Value>) -> Option<String> {
     Some(page)
 }
 
-fn load(args: &Args) -> Result<(Vec<Case>, BTreeMap<String, String>, usize), String> {
+/// The cases of the split, the pages they use (name → HTML), and how many
+/// cases were skipped.
+type Loaded = (Vec<Case>, BTreeMap<String, String>, usize);
+
+fn load(args: &Args) -> Result<Loaded, String> {
     let text = std::fs::read_to_string(&args.claims)
         .map_err(|e| format!("{}: {e}", args.claims.display()))?;
     let mut cases = Vec::new();

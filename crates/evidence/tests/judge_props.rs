@@ -56,7 +56,7 @@ struct Case {
 impl Case {
     fn count(&self, n: u32) -> String {
         // Thousands separators half the time: `4,200` and `4200` are one number.
-        if n >= 1000 && n % 2 == 0 {
+        if n >= 1000 && n.is_multiple_of(2) {
             format!("{},{:03}", n / 1000, n % 1000)
         } else {
             n.to_string()

@@ -621,7 +621,8 @@ impl Ledger {
                 &claims,
             );
             for (i, claim) in claims.iter().enumerate() {
-                self.read_for(i, claim, page, &read, judge, score, &mut outcome);
+                let judged = judge.judge(claim, &read);
+                self.record(i, page, judged, score, &mut outcome);
             }
             self.note_rivals(page);
         }
@@ -629,17 +630,15 @@ impl Ledger {
         outcome
     }
 
-    fn read_for(
+    /// Records constraint `i`'s verdict on `page`.
+    fn record(
         &mut self,
         i: usize,
-        claim: &Claim,
         page: &PageEvidence<'_>,
-        read: &ReadText<'_>,
-        judge: &dyn Judge,
+        judged: Judged,
         score: &mut dyn FnMut(&ScoreRequest<'_>) -> Option<EvidenceScore>,
         outcome: &mut PageOutcome,
     ) {
-        let judged = judge.judge(claim, read);
         let Some(window) = judged.window.clone() else {
             return;
         };
