@@ -131,7 +131,7 @@ proptest! {
         let claim = c.claim();
         let judged = judge(&Claim::new(&claim), &PageText::text(&page));
         prop_assert_eq!(judged.judgement, Judgement::Supports, "{} on {}: {}", claim, page, judged.reason);
-        let mut ledger = Ledger::from_constraints(&[Constraint { id: "c1".into(), text: claim, terms: Vec::new(), mandatory: true }]);
+        let mut ledger = Ledger::from_constraints(&[Constraint::new("c1", claim, true)]);
         ledger.add_page(&PageEvidence::new("https://a.example/", "", &page, &PUBLIC));
         let e = &ledger.constraints[0].evidence[0];
         prop_assert_eq!(&page[e.quote.start..e.quote.end], e.quote.text.as_str());

@@ -17,12 +17,7 @@ const QUESTION: &str =
     "Is the Lumen 3 telescope mirror made of beryllium and cooled below 40 kelvin?";
 
 fn constraint(id: &str, text: &str, mandatory: bool) -> Constraint {
-    Constraint {
-        id: id.into(),
-        text: text.into(),
-        terms: Vec::new(),
-        mandatory,
-    }
+    Constraint::new(id, text, mandatory)
 }
 
 fn plan_ledger() -> Ledger {

@@ -125,14 +125,9 @@ fn absorption_signals_are_reported() {
 }
 
 fn ledger_constraint() -> LedgerConstraint {
-    Ledger::from_constraints(&[Constraint {
-        id: "c1".into(),
-        text: "beryllium mirror".into(),
-        terms: Vec::new(),
-        mandatory: true,
-    }])
-    .constraints
-    .remove(0)
+    Ledger::from_constraints(&[Constraint::new("c1", "beryllium mirror", true)])
+        .constraints
+        .remove(0)
 }
 
 #[test]

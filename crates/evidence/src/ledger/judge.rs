@@ -1357,95 +1357,129 @@ fn coverage(claim: &Claim, w: &Window<'_>) -> (f64, Vec<String>) {
     (found.len() as f64 / claim.content.len() as f64, found)
 }
 
-fn judge_window(claim: &Claim, w: &Window<'_>, context: &Context) -> Judged {
-    let facts = check_facts(claim, w, context);
-    let (cov, found) = coverage(claim, w);
-    let n_facts = claim.facts.len();
-    let strength = 2.0 * facts.stated.len() as f64 + cov * claim.content.len().max(1) as f64;
-    let mut matched = facts.stated.clone();
-    matched.extend(found.iter().cloned());
-    let judged = |judgement, reason: String| Judged {
-        judgement,
-        reason,
-        window: Some(w.range.clone()),
-        matched: matched.clone(),
-        strength,
-    };
-    let values = claim
-        .facts
-        .iter()
-        .filter(|f| !matches!(f.fact, Fact::Name { .. }))
-        .count();
-    // Numbers, dates and times are checkable values; a claim of names and
-    // words only needs more of itself in one sentence, every name included.
-    let names = n_facts - values;
-    let values_here = facts
-        .stated_spans
-        .len()
-        .saturating_sub(names_stated(claim, w));
-    let enough = if values > 0 {
-        // Values: half the words besides.
-        cov >= 0.5
-    } else if names > 0 {
-        // Names and words only: every name and three quarters of the words,
-        // in one sentence.
-        cov >= 0.75 && !w.pair()
-    } else {
-        // Words only: nearly all of them, in one sentence.
-        cov >= 0.9 && found.len() + claim.directions.len().min(1) >= 3 && !w.pair()
-    };
-    // A refutation is read only in a window that otherwise states the
-    // claim: every other fact there (or in its context) and most words.
-    let about =
-        cov >= 0.6 && facts.missing.len() <= 1 && (!facts.stated.is_empty() || n_facts == 1);
-    // Context facts may sit elsewhere on the page, but the window must
-    // state at least one of the claim's values (or its names) itself.
-    let anchored = if values > 0 {
-        values_here > 0
-    } else {
-        names == 0 || names_stated(claim, w) > 0
-    };
-    let miss = || {
-        if facts.stated.is_empty() && cov == 0.0 {
+/// What one window holds of a claim, before any verdict.
+struct Reading<'w> {
+    window: &'w Window<'w>,
+    facts: FactCheck,
+    /// The share of the claim's content words in the window.
+    cov: f64,
+    /// The claim's numbers, dates and times (its names are the rest).
+    values: usize,
+    /// Every fact stated and enough words for the claim's kind.
+    enough: bool,
+    /// The window itself states a value (or a name) of the claim.
+    anchored: bool,
+    strength: f64,
+    matched: Vec<String>,
+}
+
+impl<'w> Reading<'w> {
+    fn of(claim: &Claim, w: &'w Window<'w>, context: &Context) -> Self {
+        let facts = check_facts(claim, w, context);
+        let (cov, found) = coverage(claim, w);
+        let strength = 2.0 * facts.stated.len() as f64 + cov * claim.content.len().max(1) as f64;
+        let values = claim
+            .facts
+            .iter()
+            .filter(|f| !matches!(f.fact, Fact::Name { .. }))
+            .count();
+        // Numbers, dates and times are checkable values; a claim of names
+        // and words only needs more of itself in one sentence.
+        let names = claim.facts.len() - values;
+        let enough = if values > 0 {
+            // Values: half the words besides.
+            cov >= 0.5
+        } else if names > 0 {
+            // Names and words only: every name and three quarters of the
+            // words, in one sentence.
+            cov >= 0.75 && !w.pair()
+        } else {
+            // Words only: nearly all of them, in one sentence.
+            cov >= 0.9 && found.len() + claim.directions.len().min(1) >= 3 && !w.pair()
+        };
+        // Context facts may sit elsewhere on the page, but the window must
+        // state at least one of the claim's values (or its names) itself.
+        let anchored = if values > 0 {
+            facts
+                .stated_spans
+                .len()
+                .saturating_sub(names_stated(claim, w))
+                > 0
+        } else {
+            names == 0 || names_stated(claim, w) > 0
+        };
+        let mut matched = facts.stated.clone();
+        matched.extend(found);
+        Reading {
+            window: w,
+            facts,
+            cov,
+            values,
+            enough,
+            anchored,
+            strength,
+            matched,
+        }
+    }
+
+    fn verdict(&self, judgement: Judgement, reason: String) -> Judged {
+        Judged {
+            judgement,
+            reason,
+            window: Some(self.window.range.clone()),
+            matched: self.matched.clone(),
+            strength: self.strength,
+        }
+    }
+
+    /// Every fact stated, enough words, one of them in the window itself.
+    fn states_the_facts(&self) -> bool {
+        self.facts.missing.is_empty() && self.enough && self.anchored
+    }
+
+    /// The nearest miss, and what it lacks.
+    fn miss(&self, claim: &Claim) -> Judged {
+        if self.facts.stated.is_empty() && self.cov == 0.0 {
             return Judged::unrelated("not_stated");
         }
-        let missing: Vec<&str> = facts
+        let missing: Vec<&str> = self
+            .facts
             .missing
             .iter()
             .map(|i| claim.facts[*i].fact.text())
             .collect();
         let why = if !missing.is_empty() {
             format!("not here: {}", missing.join(", "))
-        } else if !enough || !anchored {
-            format!("{:.0}% of the words", cov * 100.0)
+        } else if !self.enough || !self.anchored {
+            format!("{:.0}% of the words", self.cov * 100.0)
         } else {
             "context only".to_string()
         };
-        judged(Judgement::Unrelated, format!("facts_not_colocated ({why})"))
-    };
+        self.verdict(Judgement::Unrelated, format!("facts_not_colocated ({why})"))
+    }
+}
+
+fn judge_window(claim: &Claim, w: &Window<'_>, context: &Context) -> Judged {
+    let r = Reading::of(claim, w, context);
     // Neither support (every fact, enough words) nor a reversal or a
     // refutation (half the words or more) can come from this window.
-    if !(facts.missing.is_empty() && enough) && cov < 0.5 {
-        return miss();
+    if !(r.facts.missing.is_empty() && r.enough) && r.cov < 0.5 {
+        return r.miss(claim);
     }
-    // A claim without values is read over the whole window (its names may
-    // sit in another clause than its verb).
-    let focus_parts = if values == 0 {
-        vec![w.range.clone()]
-    } else {
-        focus_of(w, &facts.focus_spans(claim), claim.cjk)
-    };
-    let focus = focus_text(w, &focus_parts);
-    let polarity_differs = claim.polarity % 2 != scoped_polarity(&focus) % 2;
-    let reversed = reversed_direction(claim, w, &focus_parts);
-    // What the claim says did not happen must be in the window, negated
-    // or not (`was not fired` is not stated by a sentence about a search).
+    if r.states_the_facts() && words_of_the_claim_here(claim, w) {
+        return polarity_and_predicate(claim, &r);
+    }
+    contradiction(claim, &r).unwrap_or_else(|| r.miss(claim))
+}
+
+/// The claim's negated words and direction words are in the window
+/// (either way round): `was not fired` is not stated by a sentence about
+/// a search, `rose` is read against `fell`.
+fn words_of_the_claim_here(claim: &Claim, w: &Window<'_>) -> bool {
     let negated_here = claim
         .negated
         .iter()
         .all(|n| w.words.iter().any(|x| x.stem == *n));
-    // Direction words are not content words: each of the claim's is read
-    // in the window, either way round.
     let window_dims: Vec<usize> = direction_words(&w.words)
         .into_iter()
         .map(|(d, _)| d)
@@ -1455,60 +1489,80 @@ fn judge_window(claim: &Claim, w: &Window<'_>, context: &Context) -> Judged {
             .directions
             .iter()
             .all(|(d, _)| window_dims.contains(d));
-    if facts.missing.is_empty() && enough && anchored && negated_here && directions_here {
-        if polarity_differs {
-            return judged(
-                Judgement::Refutes,
-                format!("negated: {}", negation_shown(claim, &focus)),
-            );
-        }
-        if let Some(why) = reversed {
-            return judged(Judgement::Refutes, format!("reversed: {why}"));
-        }
-        if !one_sentence_states_the_predicate(claim, w, &facts) || !names_linked(claim, w) {
-            return judged(
-                Judgement::Unrelated,
-                "facts_not_colocated (names not joined)".into(),
-            );
-        }
-        if let Some(h) = hedged(claim, &focus) {
-            return judged(Judgement::Unrelated, format!("hedged: {h:?}"));
-        }
-        return judged(Judgement::Supports, "facts_colocated".into());
-    }
-    let swapped_all =
-        !facts.role_swapped.is_empty() && facts.role_swapped.len() == facts.missing.len();
-    if swapped_all && cov >= 0.5 {
-        let (i, page) = &facts.role_swapped[0];
-        let role = role_before(&claim.text, 0, &claim.facts[*i].span).unwrap_or_default();
-        return judged(
+    negated_here && directions_here
+}
+
+/// A window that states the facts: supports unless its polarity or
+/// direction is the opposite, its names are not joined as the claim's, or
+/// it only says the claim might be so.
+fn polarity_and_predicate(claim: &Claim, r: &Reading<'_>) -> Judged {
+    let w = r.window;
+    // A claim without values is read over the whole window (its names may
+    // sit in another clause than its verb).
+    let focus_parts = if r.values == 0 {
+        vec![w.range.clone()]
+    } else {
+        focus_of(w, &r.facts.focus_spans(claim), claim.cjk)
+    };
+    let focus = focus_text(w, &focus_parts);
+    if claim.polarity % 2 != scoped_polarity(&focus) % 2 {
+        return r.verdict(
             Judgement::Refutes,
-            format!("reversed: {page} vs {role} {}", claim.facts[*i].fact.text()),
+            format!("negated: {}", negation_shown(claim, &focus)),
         );
     }
-    if about {
-        if let Some((i, other)) = facts.contradicted.first() {
-            let kind = match claim.facts[*i].fact {
-                Fact::Number { .. } => "number_mismatch",
-                Fact::Date { .. } => "date_mismatch",
-                _ => "time_mismatch",
-            };
-            return judged(
-                Judgement::Refutes,
-                format!("{kind}: {other} vs {}", claim.facts[*i].fact.text()),
-            );
-        }
-        if let Some((i, other)) = facts.other_name.first() {
-            return judged(
-                Judgement::Refutes,
-                format!(
-                    "entity_mismatch: {other} vs {}",
-                    claim.facts[*i].fact.text()
-                ),
-            );
-        }
+    if let Some(why) = reversed_direction(claim, w, &focus_parts) {
+        return r.verdict(Judgement::Refutes, format!("reversed: {why}"));
     }
-    miss()
+    if !one_sentence_states_the_predicate(claim, w, &r.facts) || !names_linked(claim, w) {
+        return r.verdict(
+            Judgement::Unrelated,
+            "facts_not_colocated (names not joined)".into(),
+        );
+    }
+    if let Some(h) = hedged(claim, &focus) {
+        return r.verdict(Judgement::Unrelated, format!("hedged: {h:?}"));
+    }
+    r.verdict(Judgement::Supports, "facts_colocated".into())
+}
+
+/// A refutation by value or name: the claim's facts in swapped roles, or —
+/// in a window about the claim (every other fact, most words) — another
+/// number, date, time or name where the claim's would be.
+fn contradiction(claim: &Claim, r: &Reading<'_>) -> Option<Judged> {
+    let facts = &r.facts;
+    let swapped_all =
+        !facts.role_swapped.is_empty() && facts.role_swapped.len() == facts.missing.len();
+    if swapped_all && r.cov >= 0.5 {
+        let (i, page) = &facts.role_swapped[0];
+        let role = role_before(&claim.text, 0, &claim.facts[*i].span).unwrap_or_default();
+        let claimed = claim.facts[*i].fact.text();
+        return Some(r.verdict(
+            Judgement::Refutes,
+            format!("reversed: {page} vs {role} {claimed}"),
+        ));
+    }
+    let about = r.cov >= 0.6
+        && facts.missing.len() <= 1
+        && (!facts.stated.is_empty() || claim.facts.len() == 1);
+    if !about {
+        return None;
+    }
+    if let Some((i, other)) = facts.contradicted.first() {
+        let kind = match claim.facts[*i].fact {
+            Fact::Number { .. } => "number_mismatch",
+            Fact::Date { .. } => "date_mismatch",
+            _ => "time_mismatch",
+        };
+        let claimed = claim.facts[*i].fact.text();
+        return Some(r.verdict(Judgement::Refutes, format!("{kind}: {other} vs {claimed}")));
+    }
+    let (i, other) = facts.other_name.first()?;
+    let claimed = claim.facts[*i].fact.text();
+    Some(r.verdict(
+        Judgement::Refutes,
+        format!("entity_mismatch: {other} vs {claimed}"),
+    ))
 }
 
 /// The parts of the window a claim's polarity and direction are read in:

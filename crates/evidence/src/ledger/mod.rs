@@ -869,12 +869,7 @@ mod tests {
     const PUBLIC: Provenance = Provenance::public(Runtime::Http);
 
     fn constraint(id: &str, text: &str) -> Constraint {
-        Constraint {
-            id: id.into(),
-            text: text.into(),
-            terms: Vec::new(),
-            mandatory: true,
-        }
+        Constraint::new(id, text, true)
     }
 
     #[test]

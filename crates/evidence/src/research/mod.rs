@@ -637,23 +637,26 @@ impl Research {
         options.deadline.is_some_and(|d| started.elapsed() >= d)
     }
 
-    async fn finish(
+    /// Round 1 over `results`, then rounds of follow-up queries while the
+    /// decision is not `sufficient` and rounds and time remain (see
+    /// [`rounds`]).
+    async fn read_in_rounds(
         &self,
-        plan: Plan,
-        mut results: NormalizedResults,
-        mut search: SearchSummary,
+        plan: &Plan,
+        results: &mut NormalizedResults,
+        search: &mut SearchSummary,
         options: &ResearchOptions,
         started: Instant,
-    ) -> Result<ResearchReport, ResearchError> {
+    ) -> Result<Rounds, ResearchError> {
         let enricher = self.enricher();
         let browse_options = BrowsePlanOptions {
             max_actions: options.max_actions,
         };
         let mut reads = enrich::Reads::default();
         let mut enrichment = enricher
-            .enrich_more(&plan, &results, &mut reads, &options.enrich)
+            .enrich_more(plan, results, &mut reads, &options.enrich)
             .await?;
-        let mut browse = browse_plan(&plan, &enrichment, &browse_options);
+        let mut browse = browse_plan(plan, &enrichment, &browse_options);
         let mut status = decide(&enrichment.ledger, None, &browse);
         let mut rounds = vec![RoundReport {
             round: 1,
@@ -677,22 +680,22 @@ impl Research {
                 break StopReason::Deadline;
             }
             let follow = follow_up_queries(
-                &plan,
+                plan,
                 &enrichment.ledger,
                 self.site_filter(),
                 &search.sub_queries,
             );
             let sent_before = search.sub_queries.len();
-            self.search_follow_ups(&plan, &follow, &mut results, &mut search, options)
+            self.search_follow_ups(plan, &follow, results, search, options)
                 .await;
-            let read_before = enrichment.candidates.len();
             if results.results.iter().all(|r| reads.has_seen(&r.url)) {
                 break StopReason::NothingNew;
             }
+            let read_before = enrichment.candidates.len();
             let next = enricher
-                .enrich_more(&plan, &results, &mut reads, &options.enrich)
+                .enrich_more(plan, results, &mut reads, &options.enrich)
                 .await?;
-            browse = browse_plan(&plan, &next, &browse_options);
+            browse = browse_plan(plan, &next, &browse_options);
             status = decide(&next.ledger, None, &browse);
             rounds.push(RoundReport {
                 round: rounds.len() + 1,
@@ -706,6 +709,31 @@ impl Research {
             });
             enrichment = next;
         };
+        Ok(Rounds {
+            enrichment,
+            browse,
+            rounds,
+            stopped,
+        })
+    }
+
+    async fn finish(
+        &self,
+        plan: Plan,
+        mut results: NormalizedResults,
+        mut search: SearchSummary,
+        options: &ResearchOptions,
+        started: Instant,
+    ) -> Result<ResearchReport, ResearchError> {
+        let read = self
+            .read_in_rounds(&plan, &mut results, &mut search, options, started)
+            .await?;
+        let Rounds {
+            enrichment,
+            browse,
+            rounds,
+            stopped,
+        } = read;
         let deep = if options.deep {
             self.deep(&plan, &enrichment).await
         } else {
@@ -731,6 +759,16 @@ impl Research {
             enrichment,
         })
     }
+}
+
+/// What the rounds of a run leave: the last enrichment (every page of
+/// every round judged), its browse plan, each round's report, and why the
+/// rounds stopped.
+struct Rounds {
+    enrichment: Enrichment,
+    browse: BrowsePlan,
+    rounds: Vec<RoundReport>,
+    stopped: StopReason,
 }
 
 pub(crate) mod source_or_unknown {

@@ -283,14 +283,19 @@ const QUESTION_OPENERS: &[&str] = &[
     "whether", "compare", "list", "find", "name", "give", "show", "tell", "explain", "describe",
 ];
 
-/// Whether `text` is a statement (a claim to check) rather than a question
-/// or a request: no question mark, no interrogative opening, none of the
-/// Chinese, Japanese or Korean question endings. A statement is one claim
-/// per sentence — its commas and `and`s join parts of one fact (`X, vice
-/// president of Y, said Z`), so it is not cut there.
+/// Whether `text` is a statement (a claim to check) rather than a question,
+/// a request or a list of requirements: a sentence that opens with a
+/// capital letter, with no question mark, no interrogative opening and
+/// none of the Chinese, Japanese or Korean question endings. A statement
+/// is one claim per sentence — its commas and `and`s join parts of one
+/// fact (`X, vice president of Y, said Z`), so it is not cut there. (CJK
+/// text, which has no capitals, is always cut at its separators.)
 pub fn is_statement(text: &str) -> bool {
     let t = text.trim();
     if t.contains(['?', '？']) || t.is_empty() {
+        return false;
+    }
+    if !t.chars().next().is_some_and(char::is_uppercase) {
         return false;
     }
     let first = t
@@ -430,7 +435,7 @@ pub fn clauses(question: &str) -> Vec<String> {
 /// minus stopwords (CJK as bigrams after function words are cut out) from
 /// the rest.
 pub fn terms(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut placed: Vec<(usize, String)> = Vec::new();
     let mut masked = text.to_string();
     for fact in super::facts::facts_of(text) {
         if matches!(fact.fact, super::facts::Fact::Name { .. }) {
@@ -444,20 +449,50 @@ pub fn terms(text: &str) -> Vec<String> {
                 .unwrap_or(text.len() - end - 1);
         }
         let term = text[fact.span.start..end].trim().to_string();
-        if !term.is_empty() && !out.contains(&term) {
-            out.push(term);
+        if !term.is_empty() {
+            placed.push((fact.span.start, term));
         }
         masked.replace_range(fact.span.start..end, &" ".repeat(end - fact.span.start));
     }
+    // The other tokens, placed where they first occur (after the facts
+    // masked out, so a fact's digits are never a token of their own).
     let cleaned = clean_cjk(&masked);
+    let lower = cleaned.to_lowercase();
+    let mut from = 0;
     for t in tokens(&cleaned) {
-        let s = t.as_str();
         let long_enough = match &t {
             Token::Word(w) => w.chars().count() >= 2,
             Token::Cjk(c) => c.chars().count() >= 2,
         };
-        if long_enough && !is_stopword(s) && !out.iter().any(|o| o == s) {
-            out.push(t.into_string());
+        if !long_enough || is_stopword(t.as_str()) {
+            continue;
+        }
+        let term = t.into_string();
+        let at = lower
+            .get(from..)
+            .and_then(|rest| rest.find(&term))
+            .map_or(from, |i| from + i);
+        from = at;
+        placed.push((at, term));
+    }
+    placed.sort_by_key(|(at, _)| *at);
+    let mut out: Vec<String> = Vec::new();
+    for (_, term) in placed {
+        if !out.contains(&term) {
+            out.push(term);
+        }
+    }
+    out
+}
+
+/// The facts of `text` as written: numbers, dates, times and names
+/// (see [`super::facts`]), in order, without repeats.
+pub fn facts(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for fact in super::facts::facts_of(text) {
+        let written = fact.fact.text().to_string();
+        if !out.contains(&written) {
+            out.push(written);
         }
     }
     out
@@ -549,12 +584,8 @@ pub fn extract(question: &str) -> Extraction {
             facets.push(text);
             continue;
         }
-        constraints.push(Constraint {
-            id: format!("c{}", i + 1),
-            terms: terms(&text),
-            mandatory: !is_optional(&text),
-            text,
-        });
+        let mandatory = !is_optional(&text);
+        constraints.push(Constraint::new(format!("c{}", i + 1), text, mandatory));
     }
     if single {
         facets.extend(facets_of(question));

@@ -129,18 +129,37 @@ pub struct SubQuery {
     pub lang: Option<String>,
 }
 
-/// One fact the answer must establish (seed 003's research plan).
+/// One fact the answer must establish.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Constraint {
     /// `c1`, `c2`, … in question order.
     pub id: String,
     /// The clause as written.
     pub text: String,
-    /// Matching terms: tokens of ≥ 2 characters minus stopwords; CJK as
-    /// character bigrams.
+    /// Matching terms: its numbers, dates and times whole, then tokens of
+    /// ≥ 2 characters minus stopwords; CJK as character bigrams.
     pub terms: Vec<String>,
+    /// The terms that are its *facts* — numbers, dates, times and names,
+    /// as written — which evidence must state (the other terms are
+    /// context). See [`facts::facts_of`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<String>,
     /// Whether the evidence must support it (false for "ideally / 最好").
     pub mandatory: bool,
+}
+
+impl Constraint {
+    /// A constraint on `text`, with its terms and facts.
+    pub fn new(id: impl Into<String>, text: impl Into<String>, mandatory: bool) -> Self {
+        let text = text.into();
+        Constraint {
+            id: id.into(),
+            terms: constraints::terms(&text),
+            facts: constraints::facts(&text),
+            mandatory,
+            text,
+        }
+    }
 }
 
 /// Why a focused query was planned (seed 003's vocabulary).
