@@ -1,4 +1,4 @@
-//! `ferret merge --public F --login F`: seed 000's public + login merge
+//! `ferret merge --public F --login F`: the public + login merge
 //! (`ferret.merge.v1`). Not gated by pro mode: it reads two files and
 //! fetches nothing.
 

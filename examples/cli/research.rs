@@ -4,8 +4,8 @@
 //! language model (`--deep`), and decide whether the evidence is
 //! sufficient (`ferret.research.v1`).
 //!
-//! The loop's steps are subcommands that read and write the same JSON
-//! (seed 003's research subcommands), so a host can run any step itself:
+//! The loop's steps are subcommands that read and write the same JSON,
+//! so a host can run any step itself:
 //!
 //! ```text
 //! ferret research plan "<question>"                          > plan.json     (ferret.plan.v1)

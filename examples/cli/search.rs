@@ -48,7 +48,7 @@ pub struct SearchArgs {
     /// Global deadline in seconds (default 20).
     #[arg(long)]
     timeout: Option<f64>,
-    /// Present the results by size (seed 001 Phase 5): up to 5 listed with
+    /// Present the results by size: up to 5 listed with
     /// their sources and scores, 6–15 grouped by theme, more summarised as
     /// themes plus the top 5; conflicting sources flagged. With `--json`,
     /// prints `ferret.presentation.v1` instead of the search envelope.
