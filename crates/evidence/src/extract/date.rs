@@ -10,34 +10,6 @@
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat};
 
-/// Month names and abbreviations (English) with their numbers.
-const MONTHS: &[(&str, u32)] = &[
-    ("january", 1),
-    ("february", 2),
-    ("march", 3),
-    ("april", 4),
-    ("may", 5),
-    ("june", 6),
-    ("july", 7),
-    ("august", 8),
-    ("september", 9),
-    ("october", 10),
-    ("november", 11),
-    ("december", 12),
-    ("jan", 1),
-    ("feb", 2),
-    ("mar", 3),
-    ("apr", 4),
-    ("jun", 6),
-    ("jul", 7),
-    ("aug", 8),
-    ("sep", 9),
-    ("sept", 9),
-    ("oct", 10),
-    ("nov", 11),
-    ("dec", 12),
-];
-
 /// Earliest and latest years accepted as publication dates.
 const YEARS: std::ops::RangeInclusive<i32> = 1990..=2100;
 
@@ -150,10 +122,10 @@ fn prose_date(s: &str) -> Option<NaiveDate> {
         .filter(|w| !w.is_empty())
         .take(8)
         .collect();
-    let month_at = words
+    let (month_at, month) = words
         .iter()
-        .position(|w| MONTHS.iter().any(|(name, _)| name == w))?;
-    let month = MONTHS.iter().find(|(name, _)| *name == words[month_at])?.1;
+        .enumerate()
+        .find_map(|(i, w)| ferret_core::plan::facts::month_of(w).map(|m| (i, u32::from(m))))?;
     let number = |w: &str| -> Option<u32> {
         let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
         let suffix = &w[digits.len()..];

@@ -238,7 +238,9 @@ const MONTHS: &[(&str, u8)] = &[
     ("dec", 12),
 ];
 
-fn month_of(word: &str) -> Option<u8> {
+/// The number of an English month name or abbreviation (`March`, `mar.`,
+/// `sept` → 3, 3, 9), any case.
+pub fn month_of(word: &str) -> Option<u8> {
     let w = word.trim_end_matches('.').to_ascii_lowercase();
     MONTHS.iter().find(|(m, _)| *m == w).map(|(_, n)| *n)
 }
@@ -660,28 +662,23 @@ pub fn cjk_value(text: &str) -> Option<f64> {
         '九' => Some(9.0),
         _ => None,
     };
+    // 十 百 千 scale the digit before them within a section; 万 亿 close
+    // the section and scale all of it.
     let (mut total, mut section, mut current) = (0.0f64, 0.0f64, 0.0f64);
     for c in int_part.chars() {
         match c {
-            '十' => {
-                section += current.max(1.0) * 10.0;
+            '十' | '百' | '千' => {
+                let unit = match c {
+                    '十' => 10.0,
+                    '百' => 100.0,
+                    _ => 1000.0,
+                };
+                section += current.max(1.0) * unit;
                 current = 0.0;
             }
-            '百' => {
-                section += current.max(1.0) * 100.0;
-                current = 0.0;
-            }
-            '千' => {
-                section += current.max(1.0) * 1000.0;
-                current = 0.0;
-            }
-            '万' => {
-                total += (section + current).max(1.0) * 1e4;
-                section = 0.0;
-                current = 0.0;
-            }
-            '亿' => {
-                total += (section + current).max(1.0) * 1e8;
+            '万' | '亿' => {
+                let unit = if c == '万' { 1e4 } else { 1e8 };
+                total += (section + current).max(1.0) * unit;
                 section = 0.0;
                 current = 0.0;
             }
