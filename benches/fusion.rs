@@ -52,14 +52,6 @@ fn bench_fusion(c: &mut Criterion) {
                 b.iter_with_large_drop(|| fuse(black_box(calls), &no_nd))
             });
         }
-        if per_engine >= 1250 {
-            // Large enough for threads (4,000 hits or more): the machine's
-            // parallelism (the default is the calling thread only).
-            let auto_threads = options().with_threads(0);
-            group.bench_with_input(BenchmarkId::new("auto_threads", &id), &calls, |b, calls| {
-                b.iter_with_large_drop(|| fuse(black_box(calls), &auto_threads))
-            });
-        }
     }
     group.finish();
 }

@@ -2,8 +2,7 @@
 //! input of `shared/bench/peers/fusion_peers.py` (8 engines × N results).
 //!
 //! ```text
-//! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--threads T] [--no-near-dup]
-//! (--threads: 1 = the calling thread, the default; 0 = automatic)
+//! cargo run --release --example fusion_scale -- --per-engine 125000 [--runs 3] [--no-near-dup]
 //! cargo run --release --example fusion_scale -- --per-engine 50 --digest
 //! cargo run --release --example fusion_scale -- --per-engine 1250 --output-digest
 //! ```
@@ -66,7 +65,6 @@ struct Args {
     runs: usize,
     near_dup: bool,
     digest: bool,
-    threads: usize,
     output_digest: bool,
 }
 
@@ -83,7 +81,6 @@ fn parse_args() -> Result<Args, String> {
         runs: 3,
         near_dup: true,
         digest: false,
-        threads: 1,
         output_digest: false,
     };
     let mut it = std::env::args().skip(1);
@@ -98,12 +95,11 @@ fn parse_args() -> Result<Args, String> {
             "--per-engine" => args.per_engine = value("--per-engine")?,
             "--runs" => args.runs = value("--runs")?.max(1),
             "--no-near-dup" => args.near_dup = false,
-            "--threads" => args.threads = value("--threads")?,
             "--digest" => args.digest = true,
             "--output-digest" => args.output_digest = true,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; use --per-engine N [--runs R] [--threads T] [--no-near-dup] [--digest] [--output-digest]"
+                    "unknown argument {other:?}; use --per-engine N [--runs R] [--no-near-dup] [--digest] [--output-digest]"
                 ));
             }
         }
@@ -139,7 +135,7 @@ fn main() -> ExitCode {
 
     let base = FusionOptions::new(fusion_input::QUERY);
     let now = parse_date("2026-11-29T00:00:00Z", base.now).expect("a valid date");
-    let mut options = base.with_now(now).with_threads(args.threads);
+    let mut options = base.with_now(now);
     if !args.near_dup {
         options = options.with_near_dup(None);
     }
@@ -184,14 +180,13 @@ fn main() -> ExitCode {
     let times_json: Vec<String> = times.iter().map(|t| format!("{t:.1}")).collect();
     let cpu_json: Vec<String> = cpu_times.iter().map(|t| format!("{t:.0}")).collect();
     println!(
-        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"threads\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}{output_digest}}}",
+        "{{\"hits\":{hits},\"per_engine\":{},\"truth\":{truth},\"merged\":{},\"results\":{},\"near_duplicates\":{},\"unresolvable\":{},\"near_dup\":{},\"gen_ms\":{gen_ms:.0},\"fuse_ms\":[{}],\"fuse_cpu_ms\":[{}],\"min_ms\":{:.1},\"median_ms\":{median:.1},\"rss_before_kb\":{rss_before},\"peak_rss_kb\":{peak},\"peak_extra_kb\":{extra_kb},\"extra_bytes_per_hit\":{:.0}{output_digest}}}",
         args.per_engine,
         summary.0,
         summary.1,
         summary.2,
         summary.3,
         args.near_dup,
-        args.threads,
         times_json.join(","),
         cpu_json.join(","),
         sorted[0],

@@ -56,7 +56,6 @@ pub mod search;
 pub mod testing;
 pub mod text;
 pub mod tokenize;
-mod workers;
 
 pub use engine::{
     DynEngine, Engine, EngineCapabilities, EngineHit, EngineKind, EngineRequest, EngineResponse,

@@ -1,14 +1,14 @@
-//! A fast path for [`canonical_url`] on the plain URLs most engines return
-//! (`http(s)://host/path` with no query, port, credentials, percent-escapes,
-//! dot segments or redirect-wrapper host): their canonical form can be built
-//! by string slicing, without the two URL parses `canonical_url` does. Any
-//! URL outside that shape returns `None` and goes through `canonical_url`.
-//! A proptest checks that whenever the fast path answers, it answers exactly
-//! what `canonical_url` does.
+//! The fast path of [`canonical_url`] on the plain URLs most engines return
+//! (`http(s)://host/path`, a plain `key=value` query or none, no port,
+//! credentials, percent-escapes, dot segments or host of the redirect
+//! table): their canonical form is built by string slicing, without the
+//! two URL parses of the parsing path. Any URL outside that shape is left
+//! to the parsing path. A proptest checks that whenever the fast path
+//! answers, it answers exactly what the parsing path does.
 //!
-//! [`canonical_url`]: crate::canonical::canonical_url
+//! [`canonical_url`]: super::canonical_url
 
-use crate::canonical::{CanonicalOptions, is_tracking_param};
+use super::{CanonicalOptions, REDIRECTORS, is_tracking_param};
 
 /// Path bytes kept verbatim by the URL parser in http(s) paths.
 const PLAIN_PATH: [bool; 256] = {
@@ -43,17 +43,16 @@ const PLAIN_PATH: [bool; 256] = {
 
 /// Whether a host label is one the URL parser keeps as it is (up to case):
 /// non-empty, at most 63 bytes, no hyphen at either end, not punycode, and
-/// not the label of a search engine whose redirect URLs `canonical_url`
-/// unwraps.
+/// not the label of a search engine of the redirect table.
 fn plain_label(label: &[u8]) -> bool {
     !(label.is_empty()
         || label.len() > 63
         || label[0] == b'-'
         || label[label.len() - 1] == b'-'
         || (label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--"))
-        || label.eq_ignore_ascii_case(b"google")
-        || label.eq_ignore_ascii_case(b"bing")
-        || label.eq_ignore_ascii_case(b"duckduckgo"))
+        || REDIRECTORS
+            .iter()
+            .any(|r| label.eq_ignore_ascii_case(r.label.as_bytes())))
 }
 
 /// Whether a path segment is `.` or `..`, which the URL parser resolves.
@@ -121,47 +120,48 @@ fn plain_query<'q>(query: &'q str, out: &mut [(&'q str, &'q str); MAX_PAIRS]) ->
     Some(n)
 }
 
-/// The merge key of `raw` written into `out` (cleared first): its
-/// canonical form by the fast path when it is a plain URL, else by
-/// [`canonical_url`]; why it has none otherwise.
-///
-/// [`canonical_url`]: crate::canonical::canonical_url
-pub(crate) fn merge_key_into(
-    raw: &str,
-    options: CanonicalOptions,
-    out: &mut String,
-) -> Result<(), String> {
-    if canonical_fast_into(raw, options, out) {
-        return Ok(());
-    }
-    let canonical = crate::canonical::canonical_url(raw, options).map_err(|e| e.to_string())?;
-    out.clear();
-    out.push_str(&canonical);
-    Ok(())
-}
-
 /// The canonical form of `raw` when it is a plain URL, else `None`.
 #[cfg(test)]
-pub(crate) fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<String> {
+fn canonical_fast(raw: &str, options: CanonicalOptions) -> Option<String> {
     let mut out = String::new();
-    canonical_fast_into(raw, options, &mut out).then_some(out)
+    plain_into(raw, options, &mut out).then_some(out)
 }
 
 /// The canonical form of `raw` written into `out` (cleared first) when it
 /// is a plain URL; false, with `out` unspecified, when it is not.
-pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mut String) -> bool {
+pub(super) fn plain_into(raw: &str, options: CanonicalOptions, out: &mut String) -> bool {
     let Some(rest) = raw
         .strip_prefix("https://")
         .or_else(|| raw.strip_prefix("http://"))
     else {
         return false;
     };
-    let bytes = rest.as_bytes();
+    let Some((host_end, dots)) = plain_host(rest.as_bytes()) else {
+        return false;
+    };
+    let Some(path_end) = plain_path(rest.as_bytes(), host_end) else {
+        return false;
+    };
+    let mut pairs = [("", ""); MAX_PAIRS];
+    let Some(kept) = query_of(rest, path_end).map_or(Some(0), |q| plain_query(q, &mut pairs))
+    else {
+        return false;
+    };
+    let pairs = &mut pairs[..kept];
+    pairs.sort_unstable();
+    let mut host = &rest[..host_end];
+    if options.strip_www && dots >= 2 && host[..4].eq_ignore_ascii_case("www.") {
+        host = &host[4..];
+    }
+    write_key(out, host, &rest[host_end..path_end], pairs);
+    true
+}
 
-    // One pass over the host, up to the first `/`, `?` or `#`: it must be
-    // a plain DNS name (ASCII letters, digits and inner hyphens in plain
-    // labels, an alphabetic last label: a numeric one makes it an IPv4
-    // address to the parser).
+/// The end of a plain host at the start of `bytes` (up to the first `/`,
+/// `?` or `#`) and its number of dots: a plain DNS name of ASCII letters,
+/// digits and inner hyphens in plain labels, with an alphabetic last label
+/// (a numeric one makes it an IPv4 address to the parser).
+fn plain_host(bytes: &[u8]) -> Option<(usize, usize)> {
     let mut label_start = 0;
     let mut label_alpha = true;
     let mut dots = 0usize;
@@ -172,7 +172,7 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
             DIGIT_OR_HYPHEN => label_alpha = false,
             DOT => {
                 if !plain_label(&bytes[label_start..i]) {
-                    return false;
+                    return None;
                 }
                 dots += 1;
                 label_start = i + 1;
@@ -182,65 +182,58 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
                 host_end = i;
                 break;
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    if !label_alpha || !plain_label(&bytes[label_start..host_end]) || host_end > 253 {
-        return false;
-    }
+    let plain = label_alpha && plain_label(&bytes[label_start..host_end]) && host_end <= 253;
+    plain.then_some((host_end, dots))
+}
 
-    // The path, up to the first `?` or `#`: only bytes the parser keeps
-    // verbatim, and no `.` or `..` segment.
-    let mut path_end = host_end;
-    if bytes.get(host_end) == Some(&b'/') {
-        let mut segment_start = host_end + 1;
-        path_end = bytes.len();
-        for (j, &b) in bytes.iter().enumerate().skip(host_end + 1) {
-            if b == b'/' {
-                if dot_segment(&bytes[segment_start..j]) {
-                    return false;
-                }
-                segment_start = j + 1;
-            } else if !PLAIN_PATH[b as usize] {
-                if b == b'?' || b == b'#' {
-                    path_end = j;
-                    break;
-                }
-                return false;
+/// The end of the path from `host_end` (up to the first `?` or `#`) when
+/// it has only bytes the parser keeps verbatim and no `.` or `..` segment.
+fn plain_path(bytes: &[u8], host_end: usize) -> Option<usize> {
+    if bytes.get(host_end) != Some(&b'/') {
+        return Some(host_end);
+    }
+    let mut segment_start = host_end + 1;
+    let mut path_end = bytes.len();
+    for (j, &b) in bytes.iter().enumerate().skip(host_end + 1) {
+        if b == b'/' {
+            if dot_segment(&bytes[segment_start..j]) {
+                return None;
             }
-        }
-        if dot_segment(&bytes[segment_start..path_end]) {
-            return false;
+            segment_start = j + 1;
+        } else if !PLAIN_PATH[b as usize] {
+            if b == b'?' || b == b'#' {
+                path_end = j;
+                break;
+            }
+            return None;
         }
     }
-    // The query, up to the first `#`; the fragment is dropped. The ends
-    // are ASCII bytes, so every cut is on a char boundary.
-    let query = match bytes.get(path_end) {
-        Some(b'?') => {
-            let start = path_end + 1;
-            let end = memchr::memchr(b'#', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            Some(&rest[start..end])
-        }
-        _ => None,
-    };
-    let mut pairs = [("", ""); MAX_PAIRS];
-    let Some(kept) = query.map_or(Some(0), |q| plain_query(q, &mut pairs)) else {
-        return false;
-    };
-    let pairs = &mut pairs[..kept];
-    pairs.sort_unstable();
+    (!dot_segment(&bytes[segment_start..path_end])).then_some(path_end)
+}
 
-    let mut host = &rest[..host_end];
-    if options.strip_www && dots >= 2 && host[..4].eq_ignore_ascii_case("www.") {
-        host = &host[4..];
-    }
+/// The query after the path, up to the first `#` (the fragment is
+/// dropped). The ends are ASCII bytes, so every cut is on a char boundary.
+fn query_of(rest: &str, path_end: usize) -> Option<&str> {
+    let bytes = rest.as_bytes();
+    (bytes.get(path_end) == Some(&b'?')).then(|| {
+        let start = path_end + 1;
+        let end = memchr::memchr(b'#', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        &rest[start..end]
+    })
+}
+
+/// `https://` + the host lowercased + the path without trailing slashes
+/// + the sorted query pairs.
+fn write_key(out: &mut String, host: &str, path: &str, pairs: &[(&str, &str)]) {
     out.clear();
-    out.reserve(8 + bytes.len());
     out.push_str("https://");
     let host_start = out.len();
     out.push_str(host);
     out[host_start..].make_ascii_lowercase();
-    let mut path = &rest[host_end..path_end];
+    let mut path = path;
     while path.len() > 1 && path.ends_with('/') {
         path = &path[..path.len() - 1];
     }
@@ -259,13 +252,12 @@ pub(crate) fn canonical_fast_into(raw: &str, options: CanonicalOptions, out: &mu
             out.push_str(v);
         }
     }
-    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonical::canonical_url;
+    use crate::canonical::parsed as canonical_url;
     use proptest::prelude::*;
 
     fn agree(raw: &str) -> Result<bool, TestCaseError> {

@@ -1,19 +1,26 @@
 //! Canonical URLs: the one merge key for results from every engine.
 //!
-//! [`canonical_url`] applies the union of the seeds' rules: an `https` key,
+//! [`canonical_url`] gives one key to every spelling of a page: an `https` key,
 //! lowercase host, IDNA (punycode) host, default port removed, fragment
 //! removed, trailing slash removed, tracking parameters removed, the
 //! remaining query sorted; path and query case preserved; a leading `www.`
 //! stripped unless [`CanonicalOptions::strip_www`] is off. User info is
 //! dropped, and percent-escapes in the path are brought to one form
 //! (unreserved characters decoded, the rest in upper-case hex).
-//! Search-engine redirect wrappers (Google `/url?q=`, Bing `/ck/a?…u=`,
-//! DuckDuckGo `/l/?uddg=`) are unwrapped first by [`unwrap_redirect`],
-//! repeatedly when one wraps another.
+//! Search-engine redirect wrappers (the one table [`REDIRECTORS`]: Google
+//! `/url?q=`, Bing `/ck/a?…u=`, DuckDuckGo `/l/?uddg=`) are unwrapped first
+//! by [`unwrap_redirect`], repeatedly when one wraps another.
+//!
+//! Plain URLs (`http(s)://host/path`, a plain query or none, no host of
+//! the redirect table) take a fast path ([`fast`]) that builds the key by
+//! slicing instead of parsing; a proptest checks that it answers exactly
+//! what the parsing path does.
 //!
 //! The original URL is never replaced: results keep it for display.
 
 use url::Url;
+
+mod fast;
 
 /// Options of [`canonical_url`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,22 +121,20 @@ pub fn unwrap_redirect(raw: &str) -> Option<String> {
     let url = parse_absolute(raw).ok()?;
     let host = url.host_str()?.to_ascii_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
-    let param = |name: &str| {
+    let redirector = REDIRECTORS
+        .iter()
+        .find(|r| r.serves(host) && r.paths.contains(&url.path()))?;
+    let param = |name: &&str| {
         url.query_pairs()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.into_owned())
     };
-    let target = if is_google_host(host) && url.path() == "/url" {
-        param("q").or_else(|| param("url"))
-    } else if (host == "bing.com" || host.ends_with(".bing.com")) && url.path() == "/ck/a" {
-        param("u").and_then(|u| decode_bing_u(&u))
-    } else if (host == "duckduckgo.com" || host.ends_with(".duckduckgo.com"))
-        && (url.path() == "/l/" || url.path() == "/l")
-    {
-        param("uddg")
+    let target = redirector.params.iter().find_map(param)?;
+    let target = if redirector.bing_encoded {
+        decode_bing_u(&target)?
     } else {
-        None
-    }?;
+        target
+    };
     let target = target.trim();
     if target.is_empty() {
         return None;
@@ -152,12 +157,63 @@ pub fn unwrap_redirect(raw: &str) -> Option<String> {
 /// How many nested redirect wrappers [`canonical_url`] unwraps.
 const MAX_UNWRAP_DEPTH: usize = 8;
 
-fn is_google_host(host: &str) -> bool {
-    // google.com, google.co.uk, google.com.br, …
-    let Some(rest) = host.strip_prefix("google.") else {
-        return false;
-    };
-    !rest.is_empty() && rest.split('.').all(|l| (2..=3).contains(&l.len()))
+/// A search engine whose result links go through a redirect wrapper.
+pub struct Redirector {
+    /// The host label that names the engine (`google`, `bing`, …).
+    pub label: &'static str,
+    /// `label.<country suffix>` (google.com, google.co.uk, …) rather than
+    /// `label.com` and its subdomains.
+    pub country_hosts: bool,
+    /// Paths of the wrapper.
+    pub paths: &'static [&'static str],
+    /// Query parameters holding the target, first match wins.
+    pub params: &'static [&'static str],
+    /// The target is Bing's `a1` + base64url encoding.
+    pub bing_encoded: bool,
+}
+
+/// The one table of redirect wrappers, read by [`unwrap_redirect`] and by
+/// the fast path (which leaves any host with one of these labels to the
+/// parsing path).
+pub const REDIRECTORS: &[Redirector] = &[
+    Redirector {
+        label: "google",
+        country_hosts: true,
+        paths: &["/url"],
+        params: &["q", "url"],
+        bing_encoded: false,
+    },
+    Redirector {
+        label: "bing",
+        country_hosts: false,
+        paths: &["/ck/a"],
+        params: &["u"],
+        bing_encoded: true,
+    },
+    Redirector {
+        label: "duckduckgo",
+        country_hosts: false,
+        paths: &["/l/", "/l"],
+        params: &["uddg"],
+        bing_encoded: false,
+    },
+];
+
+impl Redirector {
+    /// Whether `host` (lowercase, without `www.`) is one of this engine's.
+    fn serves(&self, host: &str) -> bool {
+        if self.country_hosts {
+            host.strip_prefix(self.label)
+                .and_then(|r| r.strip_prefix('.'))
+                .is_some_and(|rest| {
+                    !rest.is_empty() && rest.split('.').all(|l| (2..=3).contains(&l.len()))
+                })
+        } else {
+            host.strip_suffix(".com")
+                .and_then(|h| h.strip_suffix(self.label))
+                .is_some_and(|h| h.is_empty() || h.ends_with('.'))
+        }
+    }
 }
 
 /// Bing's `u` parameter: `a1` followed by unpadded base64url of the target.
@@ -229,6 +285,26 @@ fn normalize_escapes(path: &str) -> String {
 /// unwrapped first. Idempotent: the canonical form of a canonical URL is
 /// itself.
 pub fn canonical_url(raw: &str, options: CanonicalOptions) -> Result<String, CanonicalError> {
+    let mut out = String::new();
+    canonical_url_into(raw, options, &mut out)?;
+    Ok(out)
+}
+
+/// [`canonical_url`] written into `out` (cleared first), so that a caller
+/// making many keys reuses one buffer.
+pub fn canonical_url_into(
+    raw: &str,
+    options: CanonicalOptions,
+    out: &mut String,
+) -> Result<(), CanonicalError> {
+    if !fast::plain_into(raw, options, out) {
+        *out = parsed(raw, options)?;
+    }
+    Ok(())
+}
+
+/// [`canonical_url`] by parsing: the definition the fast path agrees with.
+fn parsed(raw: &str, options: CanonicalOptions) -> Result<String, CanonicalError> {
     let mut target = raw.trim().to_string();
     for _ in 0..MAX_UNWRAP_DEPTH {
         match unwrap_redirect(&target) {
