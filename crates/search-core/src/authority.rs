@@ -1,8 +1,7 @@
 //! Domain authority: a 0–1 score for a result's host, and the rule that gave
 //! it, so that every authority number can be explained.
 //!
-//! The facts come from search-layer's `authority-domains.json` (seed 001,
-//! Phase 4), transcribed into [`TIER_DOMAINS`] and [`PATTERN_RULES`]:
+//! The facts are two tables, [`TIER_DOMAINS`] and [`PATTERN_RULES`]:
 //!
 //! | rule | score |
 //! |---|---|
@@ -34,17 +33,14 @@
 //!    `*.ac.uk`, `*.gov.au`).
 //! 4. Otherwise the default, 0.4.
 //!
-//! A caller's domain boosts (search-layer's `--domain-boost`) add
+//! A caller's domain boosts (`--domain-boost` on the CLI) add
 //! [`DOMAIN_BOOST`] to the score, capped at 1.0 ([`AuthorityScorer`]).
 //!
-//! Fixes of search-layer's bugs: `cloud.google.com` was listed in tier 1 and
-//! tier 2 (the later tier silently won); it is kept once, in tier 1, because
-//! it hosts Google Cloud's official documentation — a unit test checks that
-//! no domain is listed twice. search-layer's "contains" pattern branch
-//! (`*.x.*`) came after the `*.` branch and so could never run; here each
-//! pattern form is parsed on its own and every rule is reachable (tested).
-//! `www.rust-lang.org` and `www.w3.org` are transcribed without `www.`, since
-//! hosts are matched without it.
+//! Each domain is listed once (`cloud.google.com`, which hosts Google
+//! Cloud's official documentation, is tier 1) — a unit test checks that no
+//! domain is listed twice — and each pattern form is parsed on its own, so
+//! every rule is reachable (tested). Hosts are matched without `www.`, so
+//! the tables list none.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -86,7 +82,7 @@ impl Tier {
     }
 }
 
-/// The score of a host no rule matches (search-layer's tier 4).
+/// The score of a host no rule matches.
 pub const DEFAULT_SCORE: f64 = 0.4;
 
 /// What a domain boost adds to the authority score (capped at 1.0).
@@ -106,7 +102,7 @@ pub const TIER_DOMAINS: &[(&str, Tier)] = &[
     ("developer.mozilla.org", Tier::Tier1),
     ("developer.apple.com", Tier::Tier1),
     ("developer.android.com", Tier::Tier1),
-    // Also listed in search-layer's tier 2; kept here only (module docs).
+    // Listed once, in tier 1 (module docs).
     ("cloud.google.com", Tier::Tier1),
     ("docs.aws.amazon.com", Tier::Tier1),
     ("learn.microsoft.com", Tier::Tier1),
@@ -593,7 +589,7 @@ pub struct AuthorityScorer {
 }
 
 impl AuthorityScorer {
-    /// A scorer boosting `domains` (search-layer's `--domain-boost`): a host
+    /// A scorer boosting `domains` (`--domain-boost` on the CLI): a host
     /// that is a boosted domain or one of its subdomains gets
     /// [`DOMAIN_BOOST`] added, capped at 1.0. Entries are normalised
     /// (`https://www.dev.to/` → `dev.to`); blank entries are ignored.
@@ -678,42 +674,17 @@ pub(crate) fn host_of(url: &str) -> &str {
     }
 }
 
-/// The host of a canonical URL, normalised as the tables expect.
+/// The host of a URL, normalised as the tables expect (borrowed for a
+/// canonical URL, whose host is already normal).
 pub(crate) fn normalised_host_of(url: &str) -> Cow<'_, str> {
-    match plain_host_of(url) {
-        Some(host) => Cow::Borrowed(host),
-        None => normalise_host(host_of(url)),
-    }
-}
-
-/// The host of an `http(s)` URL in one pass when it is already normal (as
-/// in every canonical URL): only lowercase letters, digits, `-` and `.`,
-/// not ending in a dot, not starting with `www.`, and no user, port or IPv6
-/// literal in the authority. `None` sends the URL the general way.
-fn plain_host_of(url: &str) -> Option<&str> {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))?;
-    let mut end = rest.len();
-    for (i, b) in rest.bytes().enumerate() {
-        match b {
-            b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' => {}
-            b'/' | b'?' | b'#' => {
-                end = i;
-                break;
-            }
-            _ => return None,
-        }
-    }
-    let host = &rest[..end];
-    (!host.is_empty() && !host.ends_with('.') && !host.starts_with("www.")).then_some(host)
+    normalise_host(host_of(url))
 }
 
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
-    use super::{has_label, host_of, normalise_host, pattern_matches, plain_host_of};
+    use super::{has_label, pattern_matches};
 
     proptest! {
         /// The label search is the split-and-compare it replaces, on names
@@ -722,20 +693,6 @@ mod tests {
         fn has_label_is_split_and_compare(name in "[a.]{0,8}", label in "[a.]{0,3}") {
             let want = name.split('.').any(|l| l == label);
             prop_assert_eq!(has_label(&name, &label), want, "{:?} {:?}", name, label);
-        }
-
-        /// The one-pass host is the general one whenever it is taken.
-        #[test]
-        fn plain_host_agrees_with_the_general_way(
-            scheme in "(https?://|ftp://|)",
-            authority in "[a-zA-Z0-9.@:\\[\\] -]{0,16}",
-            tail in "([/?#][a-z/?#=]{0,6})?",
-        ) {
-            let url = format!("{scheme}{authority}{tail}");
-            if let Some(host) = plain_host_of(&url) {
-                let general = normalise_host(host_of(&url));
-                prop_assert_eq!(host, general.as_ref(), "{}", url);
-            }
         }
     }
 
@@ -759,27 +716,6 @@ mod tests {
                 want,
                 "{pattern} {host}"
             );
-        }
-    }
-
-    #[test]
-    fn plain_hosts_and_the_rest() {
-        assert_eq!(plain_host_of("https://docs.rs/tokio"), Some("docs.rs"));
-        assert_eq!(
-            plain_host_of("http://a-b.example.com?q=1"),
-            Some("a-b.example.com")
-        );
-        for general in [
-            "https://www.example.com/",
-            "https://Example.com/",
-            "https://user@example.com/",
-            "https://example.com:8443/",
-            "https://[::1]/",
-            "https://example.com./",
-            "https:///path",
-            "ftp://example.com/",
-        ] {
-            assert_eq!(plain_host_of(general), None, "{general}");
         }
     }
 }

@@ -136,7 +136,7 @@ pub(super) fn plain_into(raw: &str, options: CanonicalOptions, out: &mut String)
     else {
         return false;
     };
-    let Some((host_end, dots)) = plain_host(rest.as_bytes()) else {
+    let Some(host_end) = plain_host(rest.as_bytes()) else {
         return false;
     };
     let Some(path_end) = plain_path(rest.as_bytes(), host_end) else {
@@ -150,7 +150,12 @@ pub(super) fn plain_into(raw: &str, options: CanonicalOptions, out: &mut String)
     let pairs = &mut pairs[..kept];
     pairs.sort_unstable();
     let mut host = &rest[..host_end];
-    if options.strip_www && dots >= 2 && host[..4].eq_ignore_ascii_case("www.") {
+    // Repeatedly, as the parsing path does, but never down to a bare name.
+    while options.strip_www
+        && host.len() > 4
+        && host[..4].eq_ignore_ascii_case("www.")
+        && host[4..].contains('.')
+    {
         host = &host[4..];
     }
     write_key(out, host, &rest[host_end..path_end], pairs);
@@ -158,13 +163,12 @@ pub(super) fn plain_into(raw: &str, options: CanonicalOptions, out: &mut String)
 }
 
 /// The end of a plain host at the start of `bytes` (up to the first `/`,
-/// `?` or `#`) and its number of dots: a plain DNS name of ASCII letters,
+/// `?` or `#`): a plain DNS name of ASCII letters,
 /// digits and inner hyphens in plain labels, with an alphabetic last label
 /// (a numeric one makes it an IPv4 address to the parser).
-fn plain_host(bytes: &[u8]) -> Option<(usize, usize)> {
+fn plain_host(bytes: &[u8]) -> Option<usize> {
     let mut label_start = 0;
     let mut label_alpha = true;
-    let mut dots = 0usize;
     let mut host_end = bytes.len();
     for (i, &b) in bytes.iter().enumerate() {
         match HOST_BYTE[b as usize] {
@@ -174,7 +178,6 @@ fn plain_host(bytes: &[u8]) -> Option<(usize, usize)> {
                 if !plain_label(&bytes[label_start..i]) {
                     return None;
                 }
-                dots += 1;
                 label_start = i + 1;
                 label_alpha = true;
             }
@@ -186,7 +189,7 @@ fn plain_host(bytes: &[u8]) -> Option<(usize, usize)> {
         }
     }
     let plain = label_alpha && plain_label(&bytes[label_start..host_end]) && host_end <= 253;
-    plain.then_some((host_end, dots))
+    plain.then_some(host_end)
 }
 
 /// The end of the path from `host_end` (up to the first `?` or `#`) when
@@ -289,6 +292,7 @@ mod tests {
             ("https://example.com//", "https://example.com"),
             ("https://example.com/p#frag?x", "https://example.com/p"),
             ("https://www.com/x", "https://www.com/x"),
+            ("https://www.www.example.com/", "https://example.com"),
             (
                 "https://example.com/a/?utm_source=x&b=2&a=1",
                 "https://example.com/a?a=1&b=2",

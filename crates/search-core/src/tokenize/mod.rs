@@ -118,15 +118,20 @@ pub fn token_hash(token: &str) -> u64 {
 /// lowercases the bytes of an ASCII word: only `A`–`Z` lack that bit).
 #[inline]
 fn hash_bytes(bytes: &[u8], or: u8) -> u64 {
+    let or = u64::from_ne_bytes([or; 8]);
     let mut h = (bytes.len() as u64).wrapping_mul(K_LEN);
     for chunk in bytes.chunks(16) {
         let mut buf = [0u8; 16];
-        for (b, &c) in buf.iter_mut().zip(chunk) {
-            *b = c | or;
-        }
+        buf[..chunk.len()].copy_from_slice(chunk);
         let (lo, hi) = buf.split_at(8);
         let word = |x: &[u8]| u64::from_le_bytes(x.try_into().unwrap_or_default());
-        h = fold_mul(word(lo) ^ K_LO ^ h, word(hi) ^ K_HI);
+        // The OR must not touch the zero padding past the chunk.
+        let lo_mask = u64::MAX >> (64 - 8 * chunk.len().min(8));
+        let hi_mask = ((1u128 << (8 * chunk.len().saturating_sub(8))) - 1) as u64;
+        h = fold_mul(
+            ((word(lo) | or) & lo_mask) ^ K_LO ^ h,
+            ((word(hi) | or) & hi_mask) ^ K_HI,
+        );
     }
     h
 }
