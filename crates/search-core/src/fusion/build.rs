@@ -79,12 +79,16 @@ impl<'a> Builder<'a> {
 
     /// The result of every group, in group order.
     pub(super) fn build_all(mut self, groups: &Groups<'_>) -> (Vec<SearchResult>, Vec<Meta>) {
-        (0..groups.len())
-            .map(|g| {
-                let (key, hits) = groups.group(g);
-                self.build(hits, key)
-            })
-            .unzip()
+        // Sized up front: growing a list of large results copies them all.
+        let mut results = Vec::with_capacity(groups.len());
+        let mut metas = Vec::with_capacity(groups.len());
+        for g in 0..groups.len() {
+            let (key, hits) = groups.group(g);
+            let (result, meta) = self.build(hits, key);
+            results.push(result);
+            metas.push(meta);
+        }
+        (results, metas)
     }
 
     fn hit(&self, r: &HitRef) -> &'a EngineHit {

@@ -59,17 +59,16 @@ impl FingerprintBuilder {
     ) -> Fingerprint {
         self.features.clear();
         let stripped = title_without_site_name(title);
-        if stripped.len() == title.len() {
-            self.add_field(title, &mut visit);
+        let title_chars = if stripped.len() == title.len() {
+            self.add_field(title, &mut visit)
         } else {
             // The full title's tokens are visited; the stripped one's make
             // the features.
-            self.tokenizer.for_each(title, |t| visit(&t));
             self.add_field(stripped, &mut |_| {});
-        }
-        self.add_field(snippet, &mut visit);
+            self.tokenizer.for_each(title, |t| visit(&t))
+        };
+        let chars = title_chars + self.add_field(snippet, &mut visit);
         let features = distinct(&mut self.features);
-        let chars = title.chars().count() + snippet.chars().count();
         Fingerprint {
             simhash: majority(features),
             features: u32::try_from(features.len()).unwrap_or(u32::MAX),
@@ -77,11 +76,12 @@ impl FingerprintBuilder {
         }
     }
 
-    /// Add the features of one field: its word 3-shingles and CJK bigrams.
-    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&Tok<'_>)) {
+    /// Add the features of one field, its word 3-shingles and CJK bigrams;
+    /// returns its number of characters.
+    fn add_field(&mut self, text: &str, visit: &mut impl FnMut(&Tok<'_>)) -> usize {
         let mut shingles = Shingles::default();
         let features = &mut self.features;
-        self.tokenizer.for_each(text, |t| {
+        let chars = self.tokenizer.for_each(text, |t| {
             visit(&t);
             if t.cjk {
                 features.push(feature(t.hash ^ CJK_TAG));
@@ -90,6 +90,7 @@ impl FingerprintBuilder {
             }
         });
         shingles.finish(features);
+        chars
     }
 }
 
@@ -155,11 +156,22 @@ fn distinct(features: &mut Vec<u64>) -> &[u64] {
 }
 
 /// Bit `i` set when more than half of `features` have bit `i` set.
+///
+/// The counts of the 64 bit columns are kept eight to a word, one byte
+/// each: a feature adds, for each of its bytes, the word whose byte `j` is
+/// bit `j` of that byte ([`SPREAD`]) — eight additions per feature instead
+/// of 64. Bytes are emptied into full counts before they can overflow.
 fn majority(features: &[u64]) -> u64 {
     let mut ones = [0u32; 64];
-    for f in features {
+    for block in features.chunks(255) {
+        let mut packed = [0u64; 8];
+        for f in block {
+            for (byte, sum) in packed.iter_mut().enumerate() {
+                *sum += SPREAD[((f >> (8 * byte)) & 0xFF) as usize];
+            }
+        }
         for (bit, count) in ones.iter_mut().enumerate() {
-            *count += ((f >> bit) & 1) as u32;
+            *count += ((packed[bit / 8] >> (8 * (bit % 8))) & 0xFF) as u32;
         }
     }
     let half = features.len() / 2;
@@ -172,6 +184,21 @@ fn majority(features: &[u64]) -> u64 {
     })
 }
 
+/// `SPREAD[b]` has byte `j` set to bit `j` of `b`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            table[b] |= (((b >> j) & 1) as u64) << (8 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +210,20 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn majority_is_each_bit_set_in_more_than_half(
+            features in proptest::collection::vec(proptest::num::u64::ANY, 0..600)
+        ) {
+            let half = features.len() / 2;
+            let want = (0..64).fold(0u64, |hash, bit| {
+                let ones = features.iter().filter(|f| *f & (1 << bit) != 0).count();
+                if ones > half { hash | 1 << bit } else { hash }
+            });
+            proptest::prop_assert_eq!(majority(&features), want);
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! snippets), found by a byte-class scan and hashed from the text's bytes,
 //! lowercased as they are read — no char decoding and no copy per word.
 
-use super::hash_bytes;
+use super::{K_LEN, absorb, hash_bytes, le_word};
 
 /// `a`–`z`, `A`–`Z`, `0`–`9`: a word byte (the first one starts a word).
 const ALNUM: u8 = 1;
@@ -56,6 +56,20 @@ pub(super) fn words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
                 _ => break,
             }
         }
-        f(start, end, hash_bytes(&bytes[start..end], 0x20));
+        f(start, end, word_hash(bytes, start, end));
     }
+}
+
+/// [`super::token_hash`] of the word `bytes[start..end]` lowercased: a word
+/// of up to 16 bytes with 16 bytes of text from its start is read in two
+/// loads straight from the text (the bytes past it are masked off).
+#[inline(always)]
+fn word_hash(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let len = end - start;
+    if len <= 16 && start + 16 <= bytes.len() {
+        let h = (len as u64).wrapping_mul(K_LEN);
+        let (lo, hi) = (le_word(&bytes[start..]), le_word(&bytes[start + 8..]));
+        return absorb(h, lo, hi, len, 0x20);
+    }
+    hash_bytes(&bytes[start..end], 0x20)
 }

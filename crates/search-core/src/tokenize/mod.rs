@@ -116,24 +116,34 @@ pub fn token_hash(token: &str) -> u64 {
 
 /// [`token_hash`] of `bytes` with each byte ORed with `or` (0x20
 /// lowercases the bytes of an ASCII word: only `A`–`Z` lack that bit).
-#[inline]
 fn hash_bytes(bytes: &[u8], or: u8) -> u64 {
-    let or = u64::from_ne_bytes([or; 8]);
     let mut h = (bytes.len() as u64).wrapping_mul(K_LEN);
     for chunk in bytes.chunks(16) {
         let mut buf = [0u8; 16];
         buf[..chunk.len()].copy_from_slice(chunk);
         let (lo, hi) = buf.split_at(8);
-        let word = |x: &[u8]| u64::from_le_bytes(x.try_into().unwrap_or_default());
-        // The OR must not touch the zero padding past the chunk.
-        let lo_mask = u64::MAX >> (64 - 8 * chunk.len().min(8));
-        let hi_mask = ((1u128 << (8 * chunk.len().saturating_sub(8))) - 1) as u64;
-        h = fold_mul(
-            ((word(lo) | or) & lo_mask) ^ K_LO ^ h,
-            ((word(hi) | or) & hi_mask) ^ K_HI,
-        );
+        h = absorb(h, le_word(lo), le_word(hi), chunk.len(), or);
     }
     h
+}
+
+/// One chunk of `len` (1–16) bytes, read as two little-endian words
+/// (bytes past `len` are ignored), ORed with `or` and folded into `h`.
+#[inline]
+fn absorb(h: u64, lo: u64, hi: u64, len: usize, or: u8) -> u64 {
+    let or = u64::from_ne_bytes([or; 8]);
+    let lo_mask = u64::MAX >> (64 - 8 * len.min(8));
+    let hi_mask = ((1u128 << (8 * len.saturating_sub(8))) - 1) as u64;
+    fold_mul(
+        ((lo | or) & lo_mask) ^ K_LO ^ h,
+        ((hi | or) & hi_mask) ^ K_HI,
+    )
+}
+
+/// The first eight bytes of `bytes` as a little-endian word.
+#[inline]
+fn le_word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default())
 }
 
 /// One token as [`Tokenizer`] hands it out.
@@ -169,8 +179,9 @@ pub(crate) struct Tokenizer {
 }
 
 impl Tokenizer {
-    /// Call `f` for every token of `text`, in order.
-    pub(crate) fn for_each(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) {
+    /// Call `f` for every token of `text`, in order; returns how many
+    /// characters `text` has (counted on the way).
+    pub(crate) fn for_each(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) -> usize {
         if text.is_ascii() {
             ascii::words(text, |start, end, hash| {
                 f(Tok {
@@ -180,8 +191,9 @@ impl Tokenizer {
                     ascii_upper: true,
                 })
             });
+            text.len()
         } else {
-            walk(text, &mut self.word, &mut f);
+            walk(text, &mut self.word, &mut f)
         }
     }
 
@@ -194,11 +206,14 @@ impl Tokenizer {
 }
 
 /// The definition of the tokens: `text` read char by char, words
-/// lowercased into `word`, each token to `f` with its hash.
-fn walk(text: &str, word: &mut String, f: &mut impl FnMut(Tok<'_>)) {
+/// lowercased into `word`, each token to `f` with its hash; returns the
+/// number of characters.
+fn walk(text: &str, word: &mut String, f: &mut impl FnMut(Tok<'_>)) -> usize {
     word.clear();
     let mut run = CjkRun::default();
+    let mut chars = 0;
     for (at, c) in text.char_indices() {
+        chars += 1;
         if is_cjk(c) {
             flush_word(word, f);
             run.push(text, at, c.len_utf8(), f);
@@ -216,6 +231,7 @@ fn walk(text: &str, word: &mut String, f: &mut impl FnMut(Tok<'_>)) {
     }
     flush_word(word, f);
     run.finish(text, f);
+    chars
 }
 
 /// The word being read, trailing `.`/`'` trimmed, as a token; then cleared.

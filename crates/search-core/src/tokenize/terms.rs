@@ -50,6 +50,7 @@ impl<'a> QueryTerms<'a> {
     /// Mark in `found` the terms that are tokens of `text`.
     pub(crate) fn find(&self, tokenizer: &mut Tokenizer, text: &str, found: &mut [bool]) {
         tokenizer.for_each(text, |t| self.mark(&t, found));
+
     }
 
     /// The keyword score, the share of terms found (a one-character CJK
