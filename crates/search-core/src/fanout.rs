@@ -24,8 +24,8 @@
 //!
 //! # Which engines run: the mode → source matrix
 //!
-//! Decided from each engine's [`EngineCapabilities::kinds`] (seed 001,
-//! Phase 3), kept as data in [`MODE_MATRIX`]:
+//! Decided from each engine's [`EngineCapabilities::kinds`], kept as data
+//! in [`MODE_MATRIX`]:
 //!
 //! | kind                                                       | fast                              | deep | answer |
 //! |------------------------------------------------------------|-----------------------------------|------|--------|
@@ -47,7 +47,7 @@
 //!   engines whose capabilities say `llm_backed`, or a per-engine override.
 //!   An expired call is [`EngineError::Timeout`].
 //! - At most [`FanoutBuilder::concurrency`] calls are in flight (default 8,
-//!   search-layer's semaphore); the rest wait for a slot.
+//!   one shared semaphore); the rest wait for a slot.
 //! - One global deadline (default 20 s) bounds the whole fanout: calls still
 //!   running or waiting are cancelled (their futures dropped), reported as
 //!   `timeout` with a message saying the global deadline hit, and the results
@@ -55,10 +55,11 @@
 //!
 //! # Failure isolation
 //!
-//! A failing, hanging or panicking engine never fails the fanout (seed 001's
-//! 降级策略: "永远不要因为某个源失败而阻塞主流程"). Each call runs in its own
-//! tokio task (the fanout needs a tokio runtime with its timer); an engine that panics (a bug in its adapter) is reported as `error`
-//! with the panic message. An engine is `ok` when any of its calls succeeded.
+//! A failing, hanging or panicking engine never fails the fanout: one
+//! source's failure never blocks the others. Each call runs in its own
+//! tokio task (the fanout needs a tokio runtime with its timer); an engine
+//! that panics (a bug in its adapter) is reported as `error` with the panic
+//! message. An engine is `ok` when any of its calls succeeded.
 //!
 //! # Order
 //!
@@ -100,7 +101,7 @@ pub const DEFAULT_ENGINE_TIMEOUT: Duration = Duration::from_secs(8);
 pub const DEFAULT_LLM_TIMEOUT: Duration = Duration::from_secs(20);
 /// The default global deadline of one fanout.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(20);
-/// The default number of calls in flight at once (search-layer's semaphore).
+/// The default number of calls in flight at once.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 
 /// How long to wait for cancelled calls to be dropped after the deadline.

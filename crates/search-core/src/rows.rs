@@ -2,7 +2,7 @@
 //! search, another tool's output, `ferret search --stdin-results`) turned
 //! into [`EngineCall`]s that fusion treats like any engine's answer.
 //!
-//! The accepted shapes follow agbrowse's `search-results-v1` stdin mode:
+//! The accepted shapes (the `search-results-v1` stdin format):
 //!
 //! - rows are a top-level array, or an array under `results`, `data`,
 //!   `items`, `web.results` or `organic` (the first of those that holds an

@@ -1,4 +1,4 @@
-//! Intent classification (seed 001, Phase 1): which of the seven
+//! Intent classification: which of the seven
 //! [`Intent`]s a query has, from Chinese, English, Korean and Japanese signal
 //! words, and the per-intent [`IntentProfile`] (mode, freshness, weights,
 //! domain boosts).

@@ -2,8 +2,8 @@
 //! intent, which words name a recency window, and which phrases contain a
 //! signal word without meaning it.
 //!
-//! Sources: search-layer's `intent-guide.md` (seed 001), extended with
-//! common Chinese, English, Korean and Japanese phrasings. English (any
+//! The words are common Chinese, English, Korean and Japanese phrasings of
+//! each intent. English (any
 //! Latin-script) signals match whole words, case-insensitively; CJK signals
 //! match as substrings.
 

@@ -1,4 +1,4 @@
-//! Constraints from a question (seed 003, agbrowse's research plan): the
+//! Constraints from a question, for the research step: the
 //! facts an answer must establish, each with the terms the evidence ledger
 //! matches fetched text against.
 //!
@@ -33,7 +33,7 @@ use super::{Constraint, MAX_CONSTRAINTS, MIN_CLAUSE_CHARS};
 pub const EN_CONJUNCTIONS: &[&str] = &["and", "or", "while", "but also", "as well as"];
 /// Chinese conjunctions that separate clauses.
 pub const ZH_CONJUNCTIONS: &[&str] = &["并且", "而且", "以及", "同时", "和", "与", "或", "或者"];
-/// Korean conjunctions that separate clauses (seed 003).
+/// Korean conjunctions that separate clauses.
 pub const KO_CONJUNCTIONS: &[&str] = &["그리고", "또는", "동시에", "모두", "이며", "이고"];
 /// Characters that separate clauses.
 pub const SEPARATOR_CHARS: &[char] = &[',', ';', '，', '；', '、', '。', '！', '？', '\n'];
@@ -53,7 +53,7 @@ pub const OPTIONAL_MARKERS: &[&str] = &[
     "가능하면",
     "선택",
 ];
-/// Korean clause openers trimmed from a clause (seed 003).
+/// Korean clause openers trimmed from a clause.
 const KO_LEADING: &[&str] = &["중 ", "에서 ", "의 "];
 
 /// What [`extract`] found.
@@ -596,7 +596,7 @@ pub fn extract(question: &str) -> Extraction {
     }
 }
 
-/// The length agbrowse ranks anchors by: letters and digits, with single
+/// The length anchors are ranked by: letters and digits, with single
 /// spaces between runs.
 fn match_len(text: &str) -> usize {
     text.split(|c: char| !c.is_alphanumeric())

@@ -1,4 +1,4 @@
-//! Sub-query expansion (seed 001, Phase 2): the per-intent templates (a
+//! Sub-query expansion: the per-intent templates (a
 //! data table) and the rules that apply them.
 //!
 //! Order of the sub-queries, before deduplication and the cap:
@@ -160,7 +160,7 @@ pub const TEMPLATES: &[IntentTemplates] = &[
     },
 ];
 
-/// A comparison split three ways (seed 001): the head-to-head query, then
+/// A comparison split three ways: the head-to-head query, then
 /// one `{side}` query per side. English.
 pub const COMPARISON_SPLIT_EN: [Template; 2] = [
     ("{sides}", SubQueryPurpose::HeadToHead),

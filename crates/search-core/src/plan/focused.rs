@@ -1,4 +1,4 @@
-//! Focused queries for the research step (seed 003): short keyword queries
+//! Focused queries for the research step: short keyword queries
 //! built from the question's anchor terms, at most
 //! [`MAX_FOCUSED_QUERIES`] of at most [`MAX_FOCUSED_TERMS`] terms.
 //!
@@ -210,7 +210,7 @@ pub const YES_NO_STARTS: &[&str] = &[
     "would", "should",
 ];
 
-/// Words that ask for an origin (seed 003's era sweep, extended).
+/// Words that ask for an origin (they trigger the era sweep).
 pub const ERA_MARKERS: &[&str] = &[
     "origin",
     "origins",
@@ -253,8 +253,7 @@ pub const ERA_TERMS: LangTerms = LangTerms {
     ko: &["원조", "최초"],
 };
 
-/// Terms a disconfirm query adds to look for a different answer (seed
-/// 003: 아닌 다른 비교).
+/// Terms a disconfirm query adds to look for a different answer.
 pub const DISCONFIRM_ENTITY: LangTerms = LangTerms {
     en: &["not", "other", "different"],
     zh: &["不是", "其他", "对比"],
@@ -364,7 +363,7 @@ pub fn surface_terms(text: &str) -> Vec<String> {
     out
 }
 
-/// agbrowse's anchor terms: the question's rarer surface terms (≥ 3
+/// The question's anchor terms: its rarer surface terms (≥ 3
 /// characters, or with a capital or digit, or a CJK word), first 8.
 pub fn anchor_terms(question: &str) -> Vec<String> {
     let all = surface_terms(question);

@@ -1,5 +1,5 @@
 //! Stopwords for constraint terms and focused queries: English function
-//! words, seed 003's Korean list (그리고 또는 모두 동시에 확인 필요), and
+//! words, a Korean list (그리고 또는 모두 동시에 확인 필요), and
 //! Chinese function words.
 //!
 //! Chinese has no spaces, so function words are cut out of the text before
@@ -30,10 +30,10 @@ pub const EN_STOPWORDS: &[&str] = &[
     "yes", "you", "you're", "your",
 ];
 
-/// Multi-character CJK stopwords (Chinese function words and seed 003's
-/// Korean list), cut out before tokenising.
+/// Multi-character CJK stopwords (Chinese function words and Korean
+/// connectives), cut out before tokenising.
 pub const CJK_STOPWORDS: &[&str] = &[
-    // Korean (seed 003)
+    // Korean
     "그리고",
     "또는",
     "모두",
