@@ -149,7 +149,7 @@ pub struct Metadata {
 /// A parsed, validated goggle, indexed for matching: `site=`-only
 /// instructions (97 % of real goggles) are looked up by host suffix; the
 /// others go through one automaton of their required literals
-/// ([`prefilter`]), and only those whose literal occurs are matched in
+/// (the prefilter), and only those whose literal occurs are matched in
 /// full.
 #[derive(Clone)]
 pub struct Goggle {

@@ -34,7 +34,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
 ];
 
 /// The built-in goggles' texts, by name.
-pub const BUILTIN_SOURCES: &[(&str, &str)] = &[
+pub(crate) const BUILTIN_SOURCES: &[(&str, &str)] = &[
     (
         "general-tech",
         include_str!("../../data/goggles/general-tech.goggle"),

@@ -362,9 +362,9 @@ fn template_lang(text: &str) -> TemplateLang {
 
 /// A topic longer than this many words (or [`LONG_TOPIC_CHARS`]
 /// characters) is replaced by its anchor terms in the templates.
-pub const LONG_TOPIC_WORDS: usize = 6;
+pub(crate) const LONG_TOPIC_WORDS: usize = 6;
 /// See [`LONG_TOPIC_WORDS`].
-pub const LONG_TOPIC_CHARS: usize = 40;
+pub(crate) const LONG_TOPIC_CHARS: usize = 40;
 
 /// A topic short enough to put in a template: long questions are reduced to
 /// their anchor terms ("novel published 1987 Booker Prize Japan").

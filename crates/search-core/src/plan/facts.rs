@@ -644,7 +644,7 @@ fn cjk_numbers(text: &str, out: &mut Vec<Spanned>) {
 
 /// The value of a Chinese numeral (`十五` 15, `二十三` 23, `一百零五` 105,
 /// `三千` 3000, `两万` 20000, `一点五` 1.5).
-pub fn cjk_value(text: &str) -> Option<f64> {
+pub(crate) fn cjk_value(text: &str) -> Option<f64> {
     let (int_part, frac) = match text.split_once('点') {
         Some((i, f)) => (i, Some(f)),
         None => (text, None),

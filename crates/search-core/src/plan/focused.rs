@@ -68,7 +68,7 @@ pub enum SourceHint {
 }
 
 /// The words that reveal each source hint, and the terms it adds.
-pub const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
+pub(crate) const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
     (
         SourceHint::Official,
         &[
@@ -139,7 +139,7 @@ pub const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
 ];
 
 /// Words that mark a claim to check.
-pub const CLAIM_CUES: &[&str] = &[
+pub(crate) const CLAIM_CUES: &[&str] = &[
     "is it true",
     "true that",
     "claim",
@@ -178,7 +178,7 @@ pub const CLAIM_CUES: &[&str] = &[
 
 /// Words that mark an explicit claim (then the disconfirm query looks for a
 /// refutation rather than a different answer).
-pub const EXPLICIT_CLAIM_CUES: &[&str] = &[
+pub(crate) const EXPLICIT_CLAIM_CUES: &[&str] = &[
     "is it true",
     "true that",
     "claim",
@@ -205,13 +205,13 @@ pub const EXPLICIT_CLAIM_CUES: &[&str] = &[
 ];
 
 /// First words of a yes/no question.
-pub const YES_NO_STARTS: &[&str] = &[
+pub(crate) const YES_NO_STARTS: &[&str] = &[
     "is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "could", "will",
     "would", "should",
 ];
 
 /// Words that ask for an origin (they trigger the era sweep).
-pub const ERA_MARKERS: &[&str] = &[
+pub(crate) const ERA_MARKERS: &[&str] = &[
     "origin",
     "origins",
     "first",
@@ -269,7 +269,7 @@ pub const DISCONFIRM_CLAIM: LangTerms = LangTerms {
 
 /// Words that say how to check rather than what to find; left out of
 /// focused-query terms.
-pub const FOCUS_NOISE: &[&str] = &[
+pub(crate) const FOCUS_NOISE: &[&str] = &[
     "true",
     "really",
     "actually",
