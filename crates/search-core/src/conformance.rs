@@ -107,25 +107,39 @@ impl Conformance {
             checks: 0,
             failures: Vec::new(),
         };
+        check_identity(&mut r, engine);
+        self.check_invalid_requests(&mut r, engine).await;
 
-        // Name and capabilities.
-        let name = engine.name().to_string();
-        r.expect(!name.is_empty(), "name is empty");
-        r.expect(
-            name.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._:-".contains(c)),
-            format!("name {name:?} has characters outside [a-z0-9._:-]"),
-        );
-        r.expect(engine.name() == name, "name changed between calls");
-        let caps = engine.capabilities();
-        r.expect(!caps.kinds.is_empty(), "capabilities name no kind");
-        r.expect(caps.max_results >= 1, "capabilities allow 0 results");
-        r.expect(
-            engine.capabilities() == caps,
-            "capabilities changed between calls",
-        );
+        // The probe query.
+        let req = EngineRequest::new(self.query.clone());
+        let first = self.call(engine, &req).await;
+        match &first {
+            Err(()) => r.fail("probe query: no answer within the budget"),
+            Ok(outcome) => self.check_outcome(&mut r, "probe query", &req, outcome),
+        }
 
-        // Invalid requests.
+        self.check_small_max(&mut r, engine).await;
+        self.check_concurrency(&mut r, engine, &req).await;
+        self.check_cancellation(&mut r, engine, &req).await;
+
+        // Determinism.
+        if self.deterministic
+            && let Ok(Ok(a)) = &first
+            && let Ok(Ok(b)) = self.call(engine, &req).await
+        {
+            let ua: Vec<&str> = a.hits.iter().map(|h| h.url.as_str()).collect();
+            let ub: Vec<&str> = b.hits.iter().map(|h| h.url.as_str()).collect();
+            r.expect(ua == ub, "two identical calls returned different URLs");
+        }
+        r
+    }
+
+    /// A blank query and `max_results = 0` are invalid queries.
+    async fn check_invalid_requests<E: Engine + ?Sized>(
+        &self,
+        r: &mut ConformanceReport,
+        engine: &E,
+    ) {
         for (what, req) in [
             ("blank query", EngineRequest::new("  \t ")),
             (
@@ -145,16 +159,10 @@ impl Conformance {
                 Err(()) => r.fail(format!("{what}: no answer within the budget")),
             }
         }
+    }
 
-        // The probe query.
-        let req = EngineRequest::new(self.query.clone());
-        let first = self.call(engine, &req).await;
-        match &first {
-            Err(()) => r.fail("probe query: no answer within the budget"),
-            Ok(outcome) => self.check_outcome(&mut r, "probe query", &req, outcome),
-        }
-
-        // A small max_results is honoured.
+    /// A small `max_results` is honoured.
+    async fn check_small_max<E: Engine + ?Sized>(&self, r: &mut ConformanceReport, engine: &E) {
         let small = EngineRequest::new(self.query.clone()).with_max_results(self.small_max);
         if let Ok(Ok(resp)) = self.call(engine, &small).await {
             r.expect(
@@ -166,9 +174,16 @@ impl Conformance {
                 ),
             );
         }
+    }
 
-        // Concurrency: identical calls agree.
-        let calls = (0..self.concurrency).map(|_| self.call(engine, &req));
+    /// Identical concurrent calls all answer and agree.
+    async fn check_concurrency<E: Engine + ?Sized>(
+        &self,
+        r: &mut ConformanceReport,
+        engine: &E,
+        req: &EngineRequest,
+    ) {
+        let calls = (0..self.concurrency).map(|_| self.call(engine, req));
         let outcomes = futures::future::join_all(calls).await;
         let classes: Vec<Result<(), ErrorKind>> = outcomes
             .iter()
@@ -190,26 +205,22 @@ impl Conformance {
             );
         }
         for o in outcomes.iter().filter_map(|o| o.as_ref().ok()) {
-            self.check_outcome(&mut r, "concurrent call", &req, o);
+            self.check_outcome(r, "concurrent call", req, o);
         }
+    }
 
-        // Cancellation leaves the engine usable.
-        let _ = tokio::time::timeout(self.cancel_after, engine.search(&req)).await;
-        match self.call(engine, &req).await {
+    /// A call cancelled mid-flight leaves the engine usable.
+    async fn check_cancellation<E: Engine + ?Sized>(
+        &self,
+        r: &mut ConformanceReport,
+        engine: &E,
+        req: &EngineRequest,
+    ) {
+        let _ = tokio::time::timeout(self.cancel_after, engine.search(req)).await;
+        match self.call(engine, req).await {
             Err(()) => r.fail("after a cancelled call: no answer within the budget"),
-            Ok(o) => self.check_outcome(&mut r, "after a cancelled call", &req, &o),
+            Ok(o) => self.check_outcome(r, "after a cancelled call", req, &o),
         }
-
-        // Determinism.
-        if self.deterministic
-            && let Ok(Ok(a)) = &first
-            && let Ok(Ok(b)) = self.call(engine, &req).await
-        {
-            let ua: Vec<&str> = a.hits.iter().map(|h| h.url.as_str()).collect();
-            let ub: Vec<&str> = b.hits.iter().map(|h| h.url.as_str()).collect();
-            r.expect(ua == ub, "two identical calls returned different URLs");
-        }
-        r
     }
 
     async fn call<E: Engine + ?Sized>(
@@ -264,6 +275,25 @@ impl Conformance {
             }
         }
     }
+}
+
+/// The name is well-formed and stable; capabilities are sane and stable.
+fn check_identity<E: Engine + ?Sized>(r: &mut ConformanceReport, engine: &E) {
+    let name = engine.name().to_string();
+    r.expect(!name.is_empty(), "name is empty");
+    r.expect(
+        name.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._:-".contains(c)),
+        format!("name {name:?} has characters outside [a-z0-9._:-]"),
+    );
+    r.expect(engine.name() == name, "name changed between calls");
+    let caps = engine.capabilities();
+    r.expect(!caps.kinds.is_empty(), "capabilities name no kind");
+    r.expect(caps.max_results >= 1, "capabilities allow 0 results");
+    r.expect(
+        engine.capabilities() == caps,
+        "capabilities changed between calls",
+    );
 }
 
 fn check_hits(r: &mut ConformanceReport, what: &str, req: &EngineRequest, resp: &EngineResponse) {

@@ -24,8 +24,8 @@
 //!
 //! # Which engines run: the mode → source matrix
 //!
-//! Decided from each engine's [`EngineCapabilities::kinds`] (seed 001,
-//! Phase 3), kept as data in [`MODE_MATRIX`]:
+//! Decided from each engine's [`EngineCapabilities::kinds`], kept as data
+//! in [`MODE_MATRIX`]:
 //!
 //! | kind                                                       | fast                              | deep | answer |
 //! |------------------------------------------------------------|-----------------------------------|------|--------|
@@ -47,7 +47,7 @@
 //!   engines whose capabilities say `llm_backed`, or a per-engine override.
 //!   An expired call is [`EngineError::Timeout`].
 //! - At most [`FanoutBuilder::concurrency`] calls are in flight (default 8,
-//!   search-layer's semaphore); the rest wait for a slot.
+//!   one shared semaphore); the rest wait for a slot.
 //! - One global deadline (default 20 s) bounds the whole fanout: calls still
 //!   running or waiting are cancelled (their futures dropped), reported as
 //!   `timeout` with a message saying the global deadline hit, and the results
@@ -55,10 +55,11 @@
 //!
 //! # Failure isolation
 //!
-//! A failing, hanging or panicking engine never fails the fanout (seed 001's
-//! 降级策略: "永远不要因为某个源失败而阻塞主流程"). Each call runs in its own
-//! tokio task (the fanout needs a tokio runtime with its timer); an engine that panics (a bug in its adapter) is reported as `error`
-//! with the panic message. An engine is `ok` when any of its calls succeeded.
+//! A failing, hanging or panicking engine never fails the fanout: one
+//! source's failure never blocks the others. Each call runs in its own
+//! tokio task (the fanout needs a tokio runtime with its timer); an engine
+//! that panics (a bug in its adapter) is reported as `error` with the panic
+//! message. An engine is `ok` when any of its calls succeeded.
 //!
 //! # Order
 //!
@@ -100,7 +101,7 @@ pub const DEFAULT_ENGINE_TIMEOUT: Duration = Duration::from_secs(8);
 pub const DEFAULT_LLM_TIMEOUT: Duration = Duration::from_secs(20);
 /// The default global deadline of one fanout.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(20);
-/// The default number of calls in flight at once (search-layer's semaphore).
+/// The default number of calls in flight at once.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 
 /// How long to wait for cancelled calls to be dropped after the deadline.
@@ -633,37 +634,68 @@ impl Fanout {
         let deadline = started
             .checked_add(deadline_after)
             .unwrap_or_else(|| started + Duration::from_secs(86_400 * 365));
+        emit_skipped(decisions, progress);
+        let requests = requests_in_mode(request);
 
-        for d in decisions.iter().filter(|d| !d.runs) {
-            progress.emit(ProgressEvent::EngineSkipped {
-                engine: d.engine.clone(),
-                reason: d.reason.clone().unwrap_or_default(),
+        let mut in_flight = self.spawn_calls(&requests, decisions, progress);
+        let (mut results, deadline_hit) = self
+            .join_until(deadline, &mut in_flight, &requests, progress)
+            .await;
+        cancel_unfinished(in_flight.tasks).await;
+        let scheduled = in_flight.scheduled;
+        let pending = self.settle_unanswered(&scheduled, &requests, &mut results);
+        if deadline_hit {
+            tracing::warn!(
+                deadline_ms = millis(deadline_after),
+                pending = pending.len(),
+                "global deadline hit"
+            );
+            progress.emit(ProgressEvent::DeadlineReached {
+                deadline_ms: millis(deadline_after),
+                pending: pending.clone(),
             });
         }
 
-        let requests: Vec<EngineRequest> = request
-            .requests
-            .iter()
-            .map(|r| {
-                let mut r = r.clone();
-                r.mode = request.mode;
-                r
-            })
-            .collect();
+        let outcome = self.assemble(Finished {
+            requests: &requests,
+            decisions,
+            scheduled: &scheduled,
+            results,
+            deadline_hit,
+            deadline_after,
+            cancelled: pending.len(),
+            elapsed: started.elapsed(),
+        });
+        progress.emit(ProgressEvent::FanoutFinished {
+            elapsed_ms: outcome.elapsed_ms,
+            ok_calls: outcome.calls.len(),
+            failed_calls: outcome.failures.len(),
+            deadline_hit,
+        });
+        outcome
+    }
 
+    /// Spawn one task per running engine × sub-query, in that order.
+    fn spawn_calls(
+        &self,
+        requests: &[EngineRequest],
+        decisions: &[EngineDecision],
+        progress: &Progress,
+    ) -> InFlight {
         let semaphore = Arc::new(Semaphore::new(self.concurrency));
-        let mut scheduled: Vec<Scheduled> = Vec::new();
-        let mut tasks: JoinSet<CallResult> = JoinSet::new();
-        let mut task_index: HashMap<tokio::task::Id, usize> = HashMap::new();
-
+        let mut in_flight = InFlight {
+            scheduled: Vec::new(),
+            tasks: JoinSet::new(),
+            task_index: HashMap::new(),
+        };
         for (slot_index, slot) in self.engines.iter().enumerate() {
             if !decisions[slot_index].runs {
                 continue;
             }
             for (qi, req) in requests.iter().enumerate() {
                 let started_at = Arc::new(OnceLock::new());
-                let index = scheduled.len();
-                scheduled.push(Scheduled {
+                let index = in_flight.scheduled.len();
+                in_flight.scheduled.push(Scheduled {
                     slot: slot_index,
                     sub_query: qi,
                     started: Arc::clone(&started_at),
@@ -683,71 +715,90 @@ impl Fanout {
                     progress.clone(),
                 )
                 .instrument(span);
-                let handle = tasks.spawn(task);
-                task_index.insert(handle.id(), index);
+                let handle = in_flight.tasks.spawn(task);
+                in_flight.task_index.insert(handle.id(), index);
             }
         }
+        in_flight
+    }
 
-        let mut results: Vec<Option<CallResult>> = scheduled.iter().map(|_| None).collect();
-        let mut deadline_hit = false;
+    /// Join calls as they finish until all are done or the deadline hits.
+    ///
+    /// Returns one slot per scheduled call (`None` = still unanswered) and
+    /// whether the deadline hit.
+    async fn join_until(
+        &self,
+        deadline: Instant,
+        in_flight: &mut InFlight,
+        requests: &[EngineRequest],
+        progress: &Progress,
+    ) -> (Vec<Option<CallResult>>, bool) {
+        let mut results: Vec<Option<CallResult>> =
+            in_flight.scheduled.iter().map(|_| None).collect();
         loop {
-            match tokio::time::timeout_at(deadline, tasks.join_next_with_id()).await {
-                Ok(None) => break,
+            match tokio::time::timeout_at(deadline, in_flight.tasks.join_next_with_id()).await {
+                Ok(None) => return (results, false),
                 Ok(Some(Ok((id, result)))) => {
-                    if let Some(&i) = task_index.get(&id) {
+                    if let Some(&i) = in_flight.task_index.get(&id) {
                         results[i] = Some(result);
                     }
                 }
                 Ok(Some(Err(join_error))) => {
-                    let Some(&i) = task_index.get(&join_error.id()) else {
+                    let Some(&i) = in_flight.task_index.get(&join_error.id()) else {
                         continue;
                     };
-                    let elapsed = scheduled[i]
-                        .started
-                        .get()
-                        .map_or(Duration::ZERO, |t| t.elapsed());
-                    let message = if join_error.is_panic() {
-                        format!(
-                            "engine panicked (a bug in its adapter): {}",
-                            panic_message(join_error.into_panic())
-                        )
-                    } else {
-                        "engine call was cancelled".to_string()
-                    };
-                    let s = &scheduled[i];
-                    let slot = &self.engines[s.slot];
-                    tracing::error!(engine = %slot.name, sub_query_index = s.sub_query, %message, "engine call panicked");
-                    progress.emit(ProgressEvent::EngineFailed {
-                        engine: slot.name.clone(),
-                        sub_query: requests[s.sub_query].query.clone(),
-                        sub_query_index: s.sub_query,
-                        kind: None,
-                        message: message.clone(),
-                        elapsed_ms: millis(elapsed),
-                    });
-                    results[i] = Some(CallResult {
-                        end: CallEnd::Panicked(message),
-                        elapsed,
-                    });
+                    let result =
+                        self.broken_call(join_error, &in_flight.scheduled[i], requests, progress);
+                    results[i] = Some(result);
                 }
-                Err(_) => {
-                    deadline_hit = true;
-                    break;
-                }
+                Err(_) => return (results, true),
             }
         }
-        // Cancel every call still running or waiting, and wait (briefly) for
-        // their futures to be dropped so their resources are released before
-        // we return. A call that blocks its thread cannot hold us longer.
-        if !tasks.is_empty() {
-            let _ = tokio::time::timeout(CANCEL_GRACE, tasks.shutdown()).await;
-        }
-        drop(tasks);
+    }
 
+    /// Turn a call whose task panicked or was cancelled into a reported result.
+    fn broken_call(
+        &self,
+        join_error: tokio::task::JoinError,
+        s: &Scheduled,
+        requests: &[EngineRequest],
+        progress: &Progress,
+    ) -> CallResult {
+        let elapsed = s.started.get().map_or(Duration::ZERO, |t| t.elapsed());
+        let message = if join_error.is_panic() {
+            format!(
+                "engine panicked (a bug in its adapter): {}",
+                panic_message(join_error.into_panic())
+            )
+        } else {
+            "engine call was cancelled".to_string()
+        };
+        let slot = &self.engines[s.slot];
+        tracing::error!(engine = %slot.name, sub_query_index = s.sub_query, %message, "engine call panicked");
+        progress.emit(ProgressEvent::EngineFailed {
+            engine: slot.name.clone(),
+            sub_query: requests[s.sub_query].query.clone(),
+            sub_query_index: s.sub_query,
+            kind: None,
+            message: message.clone(),
+            elapsed_ms: millis(elapsed),
+        });
+        CallResult {
+            end: CallEnd::Panicked(message),
+            elapsed,
+        }
+    }
+
+    /// Mark every call without an answer as cut by the deadline; list them.
+    fn settle_unanswered(
+        &self,
+        scheduled: &[Scheduled],
+        requests: &[EngineRequest],
+        results: &mut [Option<CallResult>],
+    ) -> Vec<PendingCall> {
         let mut pending = Vec::new();
-        for (i, result) in results.iter_mut().enumerate() {
+        for (s, result) in scheduled.iter().zip(results.iter_mut()) {
             if result.is_none() {
-                let s = &scheduled[i];
                 let elapsed = s.started.get().map_or(Duration::ZERO, |t| t.elapsed());
                 pending.push(PendingCall {
                     engine: self.engines[s.slot].name.clone(),
@@ -760,55 +811,59 @@ impl Fanout {
                 });
             }
         }
-        if deadline_hit {
-            tracing::warn!(
-                deadline_ms = millis(deadline_after),
-                pending = pending.len(),
-                "global deadline hit"
-            );
-            progress.emit(ProgressEvent::DeadlineReached {
-                deadline_ms: millis(deadline_after),
-                pending: pending.clone(),
-            });
-        }
-
-        let outcome = self.assemble(
-            &requests,
-            decisions,
-            &scheduled,
-            results,
-            deadline_hit,
-            deadline_after,
-            pending.len(),
-            started.elapsed(),
-        );
-        progress.emit(ProgressEvent::FanoutFinished {
-            elapsed_ms: outcome.elapsed_ms,
-            ok_calls: outcome.calls.len(),
-            failed_calls: outcome.failures.len(),
-            deadline_hit,
-        });
-        outcome
+        pending
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assemble(
-        &self,
-        requests: &[EngineRequest],
-        decisions: &[EngineDecision],
-        scheduled: &[Scheduled],
-        results: Vec<Option<CallResult>>,
-        deadline_hit: bool,
-        deadline_after: Duration,
-        cancelled: usize,
-        elapsed: Duration,
-    ) -> FanoutOutcome {
+    /// Build the outcome from every call's result, in configuration order.
+    fn assemble(&self, finished: Finished<'_>) -> FanoutOutcome {
         let deadline_message = format!(
             "cancelled: the global deadline of {} hit before it answered",
-            human_duration(deadline_after)
+            human_duration(finished.deadline_after)
         );
-        // Group results by engine slot, keeping sub-query order (scheduling
-        // order is already engine × sub-query order).
+        let mut per_slot = self.results_per_slot(finished.scheduled, finished.results);
+        let mut sink = OutcomeSink::default();
+        for (slot_index, slot) in self.engines.iter().enumerate() {
+            let decision = &finished.decisions[slot_index];
+            if !decision.runs {
+                sink.reports.push(EngineReport::skipped(
+                    slot.name.clone(),
+                    decision.reason.clone().unwrap_or_default(),
+                ));
+                continue;
+            }
+            let results = std::mem::take(&mut per_slot[slot_index]);
+            sink.add_engine(&slot.name, results, finished.requests, &deadline_message);
+        }
+        if finished.decisions.iter().all(|d| !d.runs) {
+            sink.warnings.push(self.nothing_ran_warning());
+        }
+        if finished.deadline_hit {
+            let cancelled = finished.cancelled;
+            sink.warnings.push(format!(
+                "the global deadline of {} hit; {cancelled} call{} cancelled and partial results \
+                 returned",
+                human_duration(finished.deadline_after),
+                if cancelled == 1 { " was" } else { "s were" },
+            ));
+        }
+        FanoutOutcome {
+            calls: sink.calls,
+            reports: sink.reports,
+            failures: sink.failures,
+            answers: sink.answers,
+            warnings: sink.warnings,
+            deadline_hit: finished.deadline_hit,
+            elapsed_ms: millis(finished.elapsed),
+        }
+    }
+
+    /// Group results by engine slot, keeping sub-query order (scheduling
+    /// order is already engine × sub-query order).
+    fn results_per_slot(
+        &self,
+        scheduled: &[Scheduled],
+        results: Vec<Option<CallResult>>,
+    ) -> Vec<Vec<(usize, CallResult)>> {
         let mut per_slot: Vec<Vec<(usize, CallResult)>> =
             self.engines.iter().map(|_| Vec::new()).collect();
         for (s, result) in scheduled.iter().zip(results) {
@@ -816,108 +871,158 @@ impl Fanout {
                 per_slot[s.slot].push((s.sub_query, result));
             }
         }
+        per_slot
+    }
 
-        let mut calls = Vec::new();
-        let mut reports = Vec::new();
-        let mut failures = Vec::new();
-        let mut answers = Vec::new();
-        let mut warnings = Vec::new();
-
-        for (slot_index, slot) in self.engines.iter().enumerate() {
-            let decision = &decisions[slot_index];
-            if !decision.runs {
-                reports.push(EngineReport::skipped(
-                    slot.name.clone(),
-                    decision.reason.clone().unwrap_or_default(),
-                ));
-                continue;
-            }
-            let results = std::mem::take(&mut per_slot[slot_index]);
-            let n_calls = results.len();
-            let mut count = 0;
-            let mut ok_calls = 0;
-            let mut longest = Duration::ZERO;
-            let mut slot_failures: Vec<FailedCall> = Vec::new();
-            for (qi, result) in results {
-                longest = longest.max(result.elapsed);
-                let sub_query = requests[qi].query.clone();
-                let (kind, message) = match result.end {
-                    CallEnd::Ok(response) => {
-                        ok_calls += 1;
-                        count += response.hits.len();
-                        if let Some(text) = &response.answer {
-                            answers.push(EngineAnswer {
-                                engine: slot.name.clone(),
-                                sub_query: sub_query.clone(),
-                                text: text.clone(),
-                            });
-                        }
-                        warnings.extend(
-                            response
-                                .warnings
-                                .iter()
-                                .map(|w| format!("{}: {w}", slot.name)),
-                        );
-                        calls.push(EngineCall {
-                            engine: slot.name.clone(),
-                            sub_query,
-                            sub_query_index: qi,
-                            response,
-                        });
-                        continue;
-                    }
-                    CallEnd::Failed(error) => (Some(error.kind()), error.to_string()),
-                    CallEnd::Panicked(message) => (None, message),
-                    CallEnd::Deadline => (Some(ErrorKind::Timeout), deadline_message.clone()),
-                };
-                slot_failures.push(FailedCall {
-                    engine: slot.name.clone(),
-                    sub_query,
-                    sub_query_index: qi,
-                    kind,
-                    message,
-                    elapsed_ms: millis(result.elapsed),
-                });
-            }
-            reports.push(report_for(
-                &slot.name,
-                n_calls,
-                ok_calls,
-                count,
-                longest,
-                &slot_failures,
-            ));
-            failures.extend(slot_failures);
-        }
-
-        if decisions.iter().all(|d| !d.runs) {
-            warnings.push(if self.engines.is_empty() {
-                "no engines are configured; nothing was searched".to_string()
-            } else {
-                "no configured engine runs in this search; every engine was skipped (see the \
-                 engine reports)"
-                    .to_string()
-            });
-        }
-        if deadline_hit {
-            warnings.push(format!(
-                "the global deadline of {} hit; {cancelled} call{} cancelled and partial results \
-                 returned",
-                human_duration(deadline_after),
-                if cancelled == 1 { " was" } else { "s were" },
-            ));
-        }
-
-        FanoutOutcome {
-            calls,
-            reports,
-            failures,
-            answers,
-            warnings,
-            deadline_hit,
-            elapsed_ms: millis(elapsed),
+    /// The warning for a fanout in which no engine ran.
+    fn nothing_ran_warning(&self) -> String {
+        if self.engines.is_empty() {
+            "no engines are configured; nothing was searched".to_string()
+        } else {
+            "no configured engine runs in this search; every engine was skipped (see the \
+             engine reports)"
+                .to_string()
         }
     }
+}
+
+/// The calls of one fanout, spawned and not yet joined.
+struct InFlight {
+    scheduled: Vec<Scheduled>,
+    tasks: JoinSet<CallResult>,
+    /// Task id → index into `scheduled`.
+    task_index: HashMap<tokio::task::Id, usize>,
+}
+
+/// Everything [`Fanout::assemble`] needs once the calls are over.
+struct Finished<'a> {
+    requests: &'a [EngineRequest],
+    decisions: &'a [EngineDecision],
+    scheduled: &'a [Scheduled],
+    results: Vec<Option<CallResult>>,
+    deadline_hit: bool,
+    deadline_after: Duration,
+    /// How many calls the deadline cancelled.
+    cancelled: usize,
+    elapsed: Duration,
+}
+
+/// The outcome's lists, filled engine by engine.
+#[derive(Default)]
+struct OutcomeSink {
+    calls: Vec<EngineCall>,
+    reports: Vec<EngineReport>,
+    failures: Vec<FailedCall>,
+    answers: Vec<EngineAnswer>,
+    warnings: Vec<String>,
+}
+
+impl OutcomeSink {
+    /// File one running engine's results: calls, answers, warnings,
+    /// failures and its report.
+    fn add_engine(
+        &mut self,
+        name: &str,
+        results: Vec<(usize, CallResult)>,
+        requests: &[EngineRequest],
+        deadline_message: &str,
+    ) {
+        let n_calls = results.len();
+        let mut count = 0;
+        let mut ok_calls = 0;
+        let mut longest = Duration::ZERO;
+        let mut engine_failures: Vec<FailedCall> = Vec::new();
+        for (qi, result) in results {
+            longest = longest.max(result.elapsed);
+            let sub_query = requests[qi].query.clone();
+            let (kind, message) = match result.end {
+                CallEnd::Ok(response) => {
+                    ok_calls += 1;
+                    count += response.hits.len();
+                    self.add_response(name, sub_query, qi, response);
+                    continue;
+                }
+                CallEnd::Failed(error) => (Some(error.kind()), error.to_string()),
+                CallEnd::Panicked(message) => (None, message),
+                CallEnd::Deadline => (Some(ErrorKind::Timeout), deadline_message.to_string()),
+            };
+            engine_failures.push(FailedCall {
+                engine: name.to_string(),
+                sub_query,
+                sub_query_index: qi,
+                kind,
+                message,
+                elapsed_ms: millis(result.elapsed),
+            });
+        }
+        self.reports.push(report_for(
+            name,
+            n_calls,
+            ok_calls,
+            count,
+            longest,
+            &engine_failures,
+        ));
+        self.failures.extend(engine_failures);
+    }
+
+    /// File one successful call with its answer and warnings.
+    fn add_response(
+        &mut self,
+        name: &str,
+        sub_query: String,
+        sub_query_index: usize,
+        response: EngineResponse,
+    ) {
+        if let Some(text) = &response.answer {
+            self.answers.push(EngineAnswer {
+                engine: name.to_string(),
+                sub_query: sub_query.clone(),
+                text: text.clone(),
+            });
+        }
+        self.warnings
+            .extend(response.warnings.iter().map(|w| format!("{name}: {w}")));
+        self.calls.push(EngineCall {
+            engine: name.to_string(),
+            sub_query,
+            sub_query_index,
+            response,
+        });
+    }
+}
+
+/// Announce every engine the decisions leave out.
+fn emit_skipped(decisions: &[EngineDecision], progress: &Progress) {
+    for d in decisions.iter().filter(|d| !d.runs) {
+        progress.emit(ProgressEvent::EngineSkipped {
+            engine: d.engine.clone(),
+            reason: d.reason.clone().unwrap_or_default(),
+        });
+    }
+}
+
+/// The request's sub-queries, each carrying the request's mode.
+fn requests_in_mode(request: &FanoutRequest) -> Vec<EngineRequest> {
+    request
+        .requests
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.mode = request.mode;
+            r
+        })
+        .collect()
+}
+
+/// Cancel every call still running or waiting, and wait (briefly) for their
+/// futures to be dropped so their resources are released before we return.
+/// A call that blocks its thread cannot hold us longer.
+async fn cancel_unfinished(mut tasks: JoinSet<CallResult>) {
+    if !tasks.is_empty() {
+        let _ = tokio::time::timeout(CANCEL_GRACE, tasks.shutdown()).await;
+    }
+    drop(tasks);
 }
 
 /// Summarise one engine's calls into its report.

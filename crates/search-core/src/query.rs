@@ -61,7 +61,7 @@ macro_rules! named_enum {
 }
 
 named_enum!(
-    /// What the user wants from a search (seed 001, Phase 1). When several
+    /// What the user wants from a search. When several
     /// intents' signals match, the priority is Resource > News > Status >
     /// Comparison > Tutorial > Factual > Exploratory; the default is
     /// Exploratory.
@@ -84,7 +84,7 @@ named_enum!(
 );
 
 named_enum!(
-    /// How broadly to search (seed 001): `fast` uses the quick neural engine,
+    /// How broadly to search: `fast` uses the quick neural engine,
     /// `deep` every engine in parallel, `answer` engines that return an AI answer.
     Mode, "mode", {
         /// One quick pass.

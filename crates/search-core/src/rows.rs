@@ -2,7 +2,7 @@
 //! search, another tool's output, `ferret search --stdin-results`) turned
 //! into [`EngineCall`]s that fusion treats like any engine's answer.
 //!
-//! The accepted shapes follow agbrowse's `search-results-v1` stdin mode:
+//! The accepted shapes (the `search-results-v1` stdin format):
 //!
 //! - rows are a top-level array, or an array under `results`, `data`,
 //!   `items`, `web.results` or `organic` (the first of those that holds an
@@ -39,7 +39,7 @@ pub const ROWS_ENGINE: &str = "rows";
 
 /// Keys that can hold the rows array in an envelope object, in the order
 /// they are tried (`web.results` is the nested `web` → `results`).
-pub const ENVELOPE_KEYS: &[&str] = &[
+pub(crate) const ENVELOPE_KEYS: &[&str] = &[
     "results",
     "data",
     "items",
@@ -68,7 +68,7 @@ pub const DATE_KEYS: &[&str] = &[
 ];
 
 /// Keys that can name the engine a row came from.
-pub const ENGINE_KEYS: &[&str] = &["engine", "source"];
+pub(crate) const ENGINE_KEYS: &[&str] = &["engine", "source"];
 
 /// Rows normalised into engine calls, with what was dropped and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

@@ -72,6 +72,7 @@ use crate::response::{
     DroppedRow, EVIDENCE_POLICY, EngineCall, EngineReport, EngineStatus, SEARCH_SCHEMA,
     SearchResponse,
 };
+use crate::result::SearchResult;
 
 /// The most hits one engine may be asked for per sub-query.
 pub const MAX_RESULTS_PER_ENGINE: usize = 100;
@@ -494,40 +495,14 @@ impl Searcher {
             mode: plan.mode,
             sub_queries: plan.sub_queries.iter().map(|s| s.text.clone()).collect(),
         });
-
-        let requests = self.requests(&plan, options);
-        let mut fanout_request = FanoutRequest::new(plan.mode, requests);
-        fanout_request.engines = options.engines.clone();
-        fanout_request.deadline = options.deadline;
-
-        let decisions = self
-            .fanout
-            .decide(plan.mode, fanout_request.engines.as_deref())?;
-        let outcome = if decisions.iter().all(|d| !d.runs) && !extra_calls.is_empty() {
-            // Only the caller's calls: say why each engine did not run, but
-            // do not warn that nothing was searched.
-            skipped_outcome(&decisions, progress)
-        } else {
-            self.fanout
-                .run_with_progress(&fanout_request, progress)
-                .await?
-        };
+        let outcome = self
+            .fan_out(&plan, options, !extra_calls.is_empty())
+            .await?;
 
         let mut warnings = outcome.warnings;
         let mut reports = outcome.reports;
         let mut calls = outcome.calls;
-        for report in external_reports(&extra_calls) {
-            if reports.iter().any(|r| r.name == report.name) {
-                warnings.push(format!(
-                    "the given rows named `{}` were fused with the results of the configured \
-                     engine of that name",
-                    report.name
-                ));
-            } else {
-                reports.push(report);
-            }
-        }
-        calls.extend(extra_calls);
+        add_extra_calls(extra_calls, &mut calls, &mut reports, &mut warnings);
 
         let fusion_options = self.fusion_options_for(&plan, options);
         let fused = {
@@ -536,26 +511,10 @@ impl Searcher {
         };
         dropped.extend(fused.unresolvable.iter().map(|u| u.to_dropped_row()));
         warnings.extend(fused.warnings);
-        if !plan.dropped.is_empty() {
-            let cut: Vec<&str> = plan.dropped.iter().map(|d| d.text.as_str()).collect();
-            warnings.push(format!(
-                "the planner left out {} planned quer{} over its caps: {}",
-                cut.len(),
-                if cut.len() == 1 { "y" } else { "ies" },
-                cut.join("; ")
-            ));
-        }
+        warnings.extend(planner_cut_warning(&plan));
 
-        let mut results = fused.results;
-        let mut discarded = Vec::new();
-        if let Some(goggle) = &options.goggle {
-            let budget = options.deadline.unwrap_or(self.fanout.deadline_budget());
-            let deadline = (started + budget).into_std();
-            let applied = goggles::apply_until(goggle, results, Some(deadline));
-            results = applied.results;
-            discarded = applied.discarded;
-            warnings.extend(applied.warnings);
-        }
+        let (mut results, discarded) =
+            self.apply_goggle(fused.results, options, started, &mut warnings);
         if let Some(limit) = options.limit {
             results.truncate(limit);
         }
@@ -589,6 +548,52 @@ impl Searcher {
             deadline_hit: outcome.deadline_hit,
             elapsed_ms,
         })
+    }
+
+    /// Run the plan's sub-queries on the chosen engines.
+    async fn fan_out(
+        &self,
+        plan: &Plan,
+        options: &SearchOptions,
+        has_extra_calls: bool,
+    ) -> Result<FanoutOutcome, SearchError> {
+        let progress = &options.progress;
+        let requests = self.requests(plan, options);
+        let mut fanout_request = FanoutRequest::new(plan.mode, requests);
+        fanout_request.engines = options.engines.clone();
+        fanout_request.deadline = options.deadline;
+
+        let decisions = self
+            .fanout
+            .decide(plan.mode, fanout_request.engines.as_deref())?;
+        if decisions.iter().all(|d| !d.runs) && has_extra_calls {
+            // Only the caller's calls: say why each engine did not run, but
+            // do not warn that nothing was searched.
+            return Ok(skipped_outcome(&decisions, progress));
+        }
+        Ok(self
+            .fanout
+            .run_with_progress(&fanout_request, progress)
+            .await?)
+    }
+
+    /// Apply the options' goggle (if any) within the search's deadline;
+    /// returns the kept results and the discarded ones.
+    fn apply_goggle(
+        &self,
+        results: Vec<SearchResult>,
+        options: &SearchOptions,
+        started: Instant,
+        warnings: &mut Vec<String>,
+    ) -> (Vec<SearchResult>, Vec<goggles::Discarded>) {
+        let Some(goggle) = &options.goggle else {
+            return (results, Vec::new());
+        };
+        let budget = options.deadline.unwrap_or(self.fanout.deadline_budget());
+        let deadline = (started + budget).into_std();
+        let applied = goggles::apply_until(goggle, results, Some(deadline));
+        warnings.extend(applied.warnings);
+        (applied.results, applied.discarded)
     }
 
     /// One engine request per sub-query, with the options applied.
@@ -628,6 +633,42 @@ impl Searcher {
         fusion_options.now = options.now.unwrap_or_else(Utc::now);
         fusion_options
     }
+}
+
+/// Add the caller's calls: one `ok` report per new engine name, a warning
+/// where a name is also a configured engine's.
+fn add_extra_calls(
+    extra_calls: Vec<EngineCall>,
+    calls: &mut Vec<EngineCall>,
+    reports: &mut Vec<EngineReport>,
+    warnings: &mut Vec<String>,
+) {
+    for report in external_reports(&extra_calls) {
+        if reports.iter().any(|r| r.name == report.name) {
+            warnings.push(format!(
+                "the given rows named `{}` were fused with the results of the configured \
+                 engine of that name",
+                report.name
+            ));
+        } else {
+            reports.push(report);
+        }
+    }
+    calls.extend(extra_calls);
+}
+
+/// The warning listing planned queries the planner cut over its caps.
+fn planner_cut_warning(plan: &Plan) -> Option<String> {
+    if plan.dropped.is_empty() {
+        return None;
+    }
+    let cut: Vec<&str> = plan.dropped.iter().map(|d| d.text.as_str()).collect();
+    Some(format!(
+        "the planner left out {} planned quer{} over its caps: {}",
+        cut.len(),
+        if cut.len() == 1 { "y" } else { "ies" },
+        cut.join("; ")
+    ))
 }
 
 /// The outcome of a fanout in which no engine runs, without running it.

@@ -51,8 +51,8 @@ fn percent_encode_all(s: &str) -> String {
 // ---- rules ------------------------------------------------------------------
 
 #[test]
-fn every_seed_tracking_parameter_is_known() {
-    // ego-search merge, argo canonical key, search-layer dedup, Twitter.
+fn every_common_tracking_parameter_is_known() {
+    // Analytics, click-id, referrer, share and session parameters, any case.
     for name in [
         "utm_source",
         "utm_medium",

@@ -542,7 +542,7 @@ const ALL_KINDS: [EngineKind; 10] = [
     EngineKind::Browser,
 ];
 
-/// Seed 001's matrix, written out independently of the library's table.
+/// The documented mode matrix, written out independently of the library's table.
 fn expected_runs(kind: EngineKind, mode: Mode, neural_configured: bool) -> bool {
     match kind {
         EngineKind::Neural => matches!(mode, Mode::Fast | Mode::Deep),

@@ -1,6 +1,5 @@
-//! The five built-in goggles (cline-search-orchestrator's preset Domain
-//! Goggles): they parse, and they act as the source's tables say on crafted
-//! results.
+//! The five built-in goggles (the domain presets): they parse, and they act
+//! as the preset tables say on crafted results.
 
 use ferret_core::Runtime;
 use ferret_core::goggles::presets::{BUILTIN_NAMES, source};

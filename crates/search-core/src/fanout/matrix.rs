@@ -1,5 +1,5 @@
-//! The mode → source matrix: which kinds of engine take part in which mode
-//! (seed 001, Phase 3, "各模式源参与矩阵"), kept as data in [`MODE_MATRIX`].
+//! The mode → source matrix: which kinds of engine take part in which mode,
+//! kept as data in [`MODE_MATRIX`].
 
 use serde::{Deserialize, Serialize};
 

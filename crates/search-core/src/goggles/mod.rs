@@ -1,6 +1,6 @@
 //! Brave Goggles: re-ranking rules written in Brave's Goggles language,
-//! applied to fused results, and cline-search-orchestrator's **FinalScore**
-//! (P1 Domain Goggles + P1.5 FinalScore with source tiers).
+//! applied to fused results, and the **FinalScore** ordering (domain
+//! goggles plus source tiers).
 //!
 //! ```
 //! use ferret_core::goggles::{Goggle, Subject, Verdict};
@@ -19,7 +19,7 @@
 //!
 //! - [`Goggle::parse`] / [`Goggle::from_file`] / [`Goggle::builtin`] /
 //!   [`Goggle::resolve`] (`ferret search --goggle FILE|NAME`): the language,
-//!   exactly as `SYNTAX.md` (our summary of Brave's docs) gives it; every
+//!   as Brave documents it; every
 //!   problem is a typed [`GoggleError`] with its line, and all are
 //!   collected ([`GoggleErrors`]).
 //! - [`Pattern`]: `*`, `^` and `|` anchors compiled to a matcher that is
@@ -105,7 +105,7 @@ pub use rules::{Action, Instruction, Subject, Target, Verdict};
 
 use rules::{Precedence, host_on_site};
 
-/// The largest goggle file, in bytes (SYNTAX.md: 2 MB, read as 2 MiB).
+/// The largest goggle file, in bytes (Brave's limit of 2 MB, read as 2 MiB).
 pub const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 /// The most instructions a goggle may hold.
 pub const MAX_INSTRUCTIONS: usize = 100_000;
@@ -149,7 +149,7 @@ pub struct Metadata {
 /// A parsed, validated goggle, indexed for matching: `site=`-only
 /// instructions (97 % of real goggles) are looked up by host suffix; the
 /// others go through one automaton of their required literals
-/// ([`prefilter`]), and only those whose literal occurs are matched in
+/// (the prefilter), and only those whose literal occurs are matched in
 /// full.
 #[derive(Clone)]
 pub struct Goggle {

@@ -231,156 +231,23 @@ fn check_metadata(raw: RawMetadata, errors: &mut Vec<GoggleError>) -> Option<Met
 /// Parse one instruction line (already trimmed, not a comment).
 pub(crate) fn parse_instruction(line: usize, text: &str) -> Result<Instruction, Vec<GoggleError>> {
     let mut errors = Vec::new();
-    let err = |kind: GoggleErrorKind, message: String| GoggleError::new(line, kind, message);
-    let chars = text.chars().count();
-    if chars > MAX_INSTRUCTION_CHARS {
-        errors.push(err(
-            K::InstructionTooLong,
-            format!(
-                "the instruction has {chars} characters; at most {MAX_INSTRUCTION_CHARS} are \
-                 allowed — shorten the pattern"
-            ),
-        ));
-    }
+    check_length(line, text, &mut errors);
     // The options start after the last `$`; a `$` inside a pattern is only
     // possible on a line that also has options.
     let (pattern_text, options_text) = match text.rfind('$') {
         Some(i) => (&text[..i], Some(&text[i + 1..])),
         None => (text, None),
     };
-
-    let stars = pattern_text.matches('*').count();
-    if stars > MAX_WILDCARDS {
-        errors.push(err(
-            K::TooManyWildcards,
-            format!("the pattern has {stars} `*`; at most {MAX_WILDCARDS} are allowed"),
-        ));
-    }
-    let carets = pattern_text.matches('^').count();
-    if carets > MAX_CARETS {
-        errors.push(err(
-            K::TooManyCarets,
-            format!("the pattern has {carets} `^`; at most {MAX_CARETS} are allowed"),
-        ));
-    }
-    let pattern = if pattern_text.is_empty() {
-        None
-    } else {
-        match Pattern::parse(pattern_text) {
-            Ok(p) => Some(p),
-            Err(PatternError::Empty) => {
-                errors.push(err(
-                    K::EmptyPattern,
-                    format!(
-                        "the pattern {pattern_text:?} has nothing besides `|` anchors; write \
-                         the text to match between them"
-                    ),
-                ));
-                None
-            }
-        }
-    };
-
-    let mut site: Option<String> = None;
-    let mut target: Option<Target> = None;
-    let mut action: Option<Action> = None;
-    if let Some(options) = options_text {
-        for option in options.split(',') {
-            let option = option.trim();
-            if option.is_empty() {
-                errors.push(err(
-                    K::EmptyOption,
-                    "an option is empty (a bare `$`, `,,` or a trailing comma); remove it".into(),
-                ));
-                continue;
-            }
-            let (name, value) = match option.split_once('=') {
-                Some((name, value)) => (name.trim(), Some(value.trim())),
-                None => (option, None),
-            };
-            match name {
-                "site" => {
-                    let Some(domain) = check_site(value, &mut errors, line) else {
-                        continue;
-                    };
-                    if site.is_some() {
-                        errors.push(err(
-                            K::DuplicateOption,
-                            "two `site=` options; an instruction targets one site — write one \
-                             instruction per site"
-                                .into(),
-                        ));
-                    } else {
-                        site = Some(domain);
-                    }
-                }
-                "inurl" | "intitle" | "indescription" | "incontent" => {
-                    if value.is_some() {
-                        errors.push(err(
-                            K::UnexpectedValue,
-                            format!("`{name}` takes no value; write `{name}` alone"),
-                        ));
-                        continue;
-                    }
-                    let t = match name {
-                        "inurl" => Target::Url,
-                        "intitle" => Target::Title,
-                        "indescription" => Target::Description,
-                        _ => Target::Content,
-                    };
-                    if target.is_some() {
-                        errors.push(err(
-                            K::DuplicateOption,
-                            "two targets (`inurl`, `intitle`, `indescription`, `incontent`); \
-                             keep one"
-                                .into(),
-                        ));
-                    } else {
-                        target = Some(t);
-                    }
-                }
-                "boost" | "downrank" | "discard" => {
-                    let a = match (name, value) {
-                        ("discard", None) => Action::Discard,
-                        ("discard", Some(_)) => {
-                            errors.push(err(
-                                K::UnexpectedValue,
-                                "`discard` takes no value; write `discard` alone".into(),
-                            ));
-                            continue;
-                        }
-                        (_, value) => match strength(name, value) {
-                            Ok(n) if name == "boost" => Action::Boost(n),
-                            Ok(n) => Action::Downrank(n),
-                            Err((kind, message)) => {
-                                errors.push(err(kind, message));
-                                continue;
-                            }
-                        },
-                    };
-                    if action.is_some() {
-                        errors.push(err(
-                            K::DuplicateOption,
-                            "two actions (`boost`, `downrank`, `discard`); keep one".into(),
-                        ));
-                    } else {
-                        action = Some(a);
-                    }
-                }
-                _ => errors.push(err(
-                    K::UnknownOption,
-                    format!(
-                        "unknown option {option:?}; options are site=DOMAIN, inurl, intitle, \
-                         indescription, incontent, boost[=N], downrank[=N] and discard"
-                    ),
-                )),
-            }
-        }
-    }
-    if target.is_some() && pattern.is_none() && pattern_text.is_empty() {
-        errors.push(err(
+    check_pattern_limits(line, pattern_text, &mut errors);
+    let pattern = read_pattern(line, pattern_text, &mut errors);
+    let options = options_text
+        .map(|options| Options::read(line, options, &mut errors))
+        .unwrap_or_default();
+    if options.target.is_some() && pattern.is_none() && pattern_text.is_empty() {
+        errors.push(GoggleError::new(
+            line,
             K::TargetWithoutPattern,
-            "a target option needs a pattern to match; write the pattern before `$`".into(),
+            "a target option needs a pattern to match; write the pattern before `$`",
         ));
     }
     if !errors.is_empty() {
@@ -390,10 +257,201 @@ pub(crate) fn parse_instruction(line: usize, text: &str) -> Result<Instruction, 
         line,
         text: text.to_string(),
         pattern,
-        site,
-        target: target.unwrap_or_default(),
-        action: action.unwrap_or(Action::Boost(1)),
+        site: options.site,
+        target: options.target.unwrap_or_default(),
+        action: options.action.unwrap_or(Action::Boost(1)),
     })
+}
+
+/// Check the instruction's length in characters.
+fn check_length(line: usize, text: &str, errors: &mut Vec<GoggleError>) {
+    let chars = text.chars().count();
+    if chars > MAX_INSTRUCTION_CHARS {
+        errors.push(GoggleError::new(
+            line,
+            K::InstructionTooLong,
+            format!(
+                "the instruction has {chars} characters; at most {MAX_INSTRUCTION_CHARS} are \
+                 allowed — shorten the pattern"
+            ),
+        ));
+    }
+}
+
+/// Check the pattern's `*` and `^` counts.
+fn check_pattern_limits(line: usize, pattern_text: &str, errors: &mut Vec<GoggleError>) {
+    let stars = pattern_text.matches('*').count();
+    if stars > MAX_WILDCARDS {
+        errors.push(GoggleError::new(
+            line,
+            K::TooManyWildcards,
+            format!("the pattern has {stars} `*`; at most {MAX_WILDCARDS} are allowed"),
+        ));
+    }
+    let carets = pattern_text.matches('^').count();
+    if carets > MAX_CARETS {
+        errors.push(GoggleError::new(
+            line,
+            K::TooManyCarets,
+            format!("the pattern has {carets} `^`; at most {MAX_CARETS} are allowed"),
+        ));
+    }
+}
+
+/// Parse the pattern part; `None` when there is none or it is only anchors.
+fn read_pattern(line: usize, pattern_text: &str, errors: &mut Vec<GoggleError>) -> Option<Pattern> {
+    if pattern_text.is_empty() {
+        return None;
+    }
+    match Pattern::parse(pattern_text) {
+        Ok(p) => Some(p),
+        Err(PatternError::Empty) => {
+            errors.push(GoggleError::new(
+                line,
+                K::EmptyPattern,
+                format!(
+                    "the pattern {pattern_text:?} has nothing besides `|` anchors; write \
+                     the text to match between them"
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// The options of one instruction, as read so far.
+#[derive(Default)]
+struct Options {
+    site: Option<String>,
+    target: Option<Target>,
+    action: Option<Action>,
+}
+
+impl Options {
+    /// Read the comma-separated options after `$`, collecting every problem.
+    fn read(line: usize, options: &str, errors: &mut Vec<GoggleError>) -> Self {
+        let mut read = Self::default();
+        for option in options.split(',') {
+            let option = option.trim();
+            if option.is_empty() {
+                errors.push(GoggleError::new(
+                    line,
+                    K::EmptyOption,
+                    "an option is empty (a bare `$`, `,,` or a trailing comma); remove it",
+                ));
+                continue;
+            }
+            let (name, value) = match option.split_once('=') {
+                Some((name, value)) => (name.trim(), Some(value.trim())),
+                None => (option, None),
+            };
+            match name {
+                "site" => read.read_site(line, value, errors),
+                "inurl" | "intitle" | "indescription" | "incontent" => {
+                    read.read_target(line, name, value, errors);
+                }
+                "boost" | "downrank" | "discard" => read.read_action(line, name, value, errors),
+                _ => errors.push(GoggleError::new(
+                    line,
+                    K::UnknownOption,
+                    format!(
+                        "unknown option {option:?}; options are site=DOMAIN, inurl, intitle, \
+                         indescription, incontent, boost[=N], downrank[=N] and discard"
+                    ),
+                )),
+            }
+        }
+        read
+    }
+
+    /// `site=DOMAIN`: at most one per instruction.
+    fn read_site(&mut self, line: usize, value: Option<&str>, errors: &mut Vec<GoggleError>) {
+        let Some(domain) = check_site(value, errors, line) else {
+            return;
+        };
+        if self.site.is_some() {
+            errors.push(GoggleError::new(
+                line,
+                K::DuplicateOption,
+                "two `site=` options; an instruction targets one site — write one \
+                 instruction per site",
+            ));
+        } else {
+            self.site = Some(domain);
+        }
+    }
+
+    /// `inurl`, `intitle`, `indescription` or `incontent`: no value, one target.
+    fn read_target(
+        &mut self,
+        line: usize,
+        name: &str,
+        value: Option<&str>,
+        errors: &mut Vec<GoggleError>,
+    ) {
+        if value.is_some() {
+            errors.push(GoggleError::new(
+                line,
+                K::UnexpectedValue,
+                format!("`{name}` takes no value; write `{name}` alone"),
+            ));
+            return;
+        }
+        let t = match name {
+            "inurl" => Target::Url,
+            "intitle" => Target::Title,
+            "indescription" => Target::Description,
+            _ => Target::Content,
+        };
+        if self.target.is_some() {
+            errors.push(GoggleError::new(
+                line,
+                K::DuplicateOption,
+                "two targets (`inurl`, `intitle`, `indescription`, `incontent`); \
+                 keep one",
+            ));
+        } else {
+            self.target = Some(t);
+        }
+    }
+
+    /// `boost[=N]`, `downrank[=N]` or `discard`: one action.
+    fn read_action(
+        &mut self,
+        line: usize,
+        name: &str,
+        value: Option<&str>,
+        errors: &mut Vec<GoggleError>,
+    ) {
+        let a = match (name, value) {
+            ("discard", None) => Action::Discard,
+            ("discard", Some(_)) => {
+                errors.push(GoggleError::new(
+                    line,
+                    K::UnexpectedValue,
+                    "`discard` takes no value; write `discard` alone",
+                ));
+                return;
+            }
+            (_, value) => match strength(name, value) {
+                Ok(n) if name == "boost" => Action::Boost(n),
+                Ok(n) => Action::Downrank(n),
+                Err((kind, message)) => {
+                    errors.push(GoggleError::new(line, kind, message));
+                    return;
+                }
+            },
+        };
+        if self.action.is_some() {
+            errors.push(GoggleError::new(
+                line,
+                K::DuplicateOption,
+                "two actions (`boost`, `downrank`, `discard`); keep one",
+            ));
+        } else {
+            self.action = Some(a);
+        }
+    }
 }
 
 fn strength(name: &str, value: Option<&str>) -> Result<u8, (GoggleErrorKind, String)> {

@@ -1,12 +1,10 @@
-//! The five built-in goggles: cline-search-orchestrator's preset Domain
-//! Goggles (SKILL.md §3.3/§3.5, transcribed in goggles.json), written by us
-//! in the Goggles language and embedded from
-//! `crates/search-core/data/goggles/*.goggle`.
+//! The five built-in goggles: domain presets written in the Goggles
+//! language and embedded from `crates/search-core/data/goggles/*.goggle`.
 //!
-//! How the source's tables were translated (each file says it again in its
-//! comments):
+//! How the preset domain tables are written as goggle rules (each file says
+//! it again in its comments):
 //!
-//! | source | goggle |
+//! | preset table | goggle |
 //! |---|---|
 //! | BOOST `example.com` | `$boost,site=example.com` (+2) |
 //! | DOWNRANK `example.com` | `$downrank,site=example.com` (−1) |
@@ -20,13 +18,13 @@
 //! | notes (`<product>.com`, "G2 pages with ratings only", …) | comments: not expressible as rules |
 //!
 //! Only bare `$boost` / `$downrank` are used, so the FinalScore weights are
-//! exactly the source's +2 / −1 (see [`super::final_score`]).
+//! exactly the presets' +2 / −1 (see [`super::final_score`]).
 
 use std::sync::LazyLock;
 
 use super::Goggle;
 
-/// The built-in goggles' names, in the source's order.
+/// The built-in goggles' names, in presentation order.
 pub const BUILTIN_NAMES: &[&str] = &[
     "general-tech",
     "academic",
@@ -36,7 +34,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
 ];
 
 /// The built-in goggles' texts, by name.
-pub const BUILTIN_SOURCES: &[(&str, &str)] = &[
+pub(crate) const BUILTIN_SOURCES: &[(&str, &str)] = &[
     (
         "general-tech",
         include_str!("../../data/goggles/general-tech.goggle"),

@@ -319,104 +319,22 @@ impl UrlGuard {
     /// The syntactic check (no I/O): the parsed URL, or why it is refused.
     pub fn check(&self, raw: &str) -> Result<Url, GuardError> {
         let input = raw.trim();
-        if input.is_empty() {
-            return Err(GuardError::new(
-                GuardReason::InvalidUrl,
-                input,
-                "the URL is empty",
-            ));
-        }
-        let url = Url::parse(input).map_err(|e| match e {
-            url::ParseError::EmptyHost => {
-                GuardError::new(GuardReason::MissingHost, input, "the URL has an empty host")
-            }
-            other => GuardError::new(
-                GuardReason::InvalidUrl,
-                input,
-                format!("not an absolute URL: {other}"),
-            ),
-        })?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(GuardError::new(
-                GuardReason::SchemeNotAllowed,
-                input,
-                format!("scheme {:?} is not http or https", url.scheme()),
-            ));
-        }
+        let url = parse_http_url(input)?;
         let authority = host::raw_authority(input).unwrap_or_default();
-        // An empty user-info (`http://@host/`, `http://:@host/`) carries no
-        // credential: it is normalised away, not refused.
-        let userinfo = authority.rsplit_once('@').map(|(u, _)| u);
-        let empty_userinfo = matches!(userinfo, Some("" | ":"));
-        if !url.username().is_empty()
-            || url.password().is_some_and(|p| !p.is_empty())
-            || (userinfo.is_some() && !empty_userinfo)
-        {
-            return Err(GuardError::new(
-                GuardReason::CredentialsInUrl,
-                input,
-                "the URL carries a user name or password (user:pass@host)",
-            ));
-        }
-        let Some(parsed_host) = url.host() else {
-            return Err(GuardError::new(
-                GuardReason::MissingHost,
-                input,
-                "the URL has no host",
-            ));
-        };
-        if let Host::Domain(d) = &parsed_host
-            && d.trim_end_matches('.').is_empty()
-        {
-            return Err(GuardError::new(
-                GuardReason::MissingHost,
-                input,
-                format!("the host {d:?} is empty"),
-            ));
-        }
+        refuse_credentials(input, &url, authority)?;
+        let parsed_host = require_host(input, &url)?;
         if self.allow_private {
             return Ok(url);
         }
-        let blocked = |detail: String| {
-            Err(GuardError::new(
+        // Defence in depth: judge the host as the input spelled it too.
+        if let Some(detail) =
+            parsed_host_blocked(&parsed_host).or_else(|| raw_host_blocked(authority))
+        {
+            return Err(GuardError::new(
                 GuardReason::PrivateOrLocalHostBlocked,
                 input,
                 detail,
-            ))
-        };
-        match &parsed_host {
-            Host::Ipv4(ip) => {
-                if let Some(why) = ranges::blocked_v4(*ip) {
-                    return blocked(format!("host {ip} is {why}"));
-                }
-            }
-            Host::Ipv6(ip) => {
-                if let Some(why) = ranges::blocked_v6(*ip) {
-                    return blocked(format!("host [{ip}] is {why}"));
-                }
-            }
-            Host::Domain(d) => {
-                if let Some(ip) = host::parse_numeric_v4(d)
-                    && let Some(why) = ranges::blocked_v4(ip)
-                {
-                    return blocked(format!("host {d:?} (= {ip}) is {why}"));
-                }
-                if let Some(why) = host::local_name_reason(d) {
-                    return blocked(format!("host {why}"));
-                }
-            }
-        }
-        // Defence in depth: judge the host as the input spelled it too.
-        let raw = host::raw_host(authority);
-        if let Some(ip) = host::parse_numeric_v4(&raw)
-            && let Some(why) = ranges::blocked_v4(ip)
-        {
-            return blocked(format!("host {raw:?} (= {ip}) is {why}"));
-        }
-        if let Ok(ip) = raw.parse::<std::net::Ipv6Addr>()
-            && let Some(why) = ranges::blocked_v6(ip)
-        {
-            return blocked(format!("host [{ip}] is {why}"));
+            ));
         }
         Ok(url)
     }
@@ -588,4 +506,106 @@ impl UrlGuard {
     pub async fn verdict_resolved(&self, raw: &str) -> GuardVerdict {
         GuardVerdict::from_result(self.check_resolved(raw).await, self)
     }
+}
+
+/// Parse `input` as an absolute http(s) URL.
+fn parse_http_url(input: &str) -> Result<Url, GuardError> {
+    if input.is_empty() {
+        return Err(GuardError::new(
+            GuardReason::InvalidUrl,
+            input,
+            "the URL is empty",
+        ));
+    }
+    let url = Url::parse(input).map_err(|e| match e {
+        url::ParseError::EmptyHost => {
+            GuardError::new(GuardReason::MissingHost, input, "the URL has an empty host")
+        }
+        other => GuardError::new(
+            GuardReason::InvalidUrl,
+            input,
+            format!("not an absolute URL: {other}"),
+        ),
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(GuardError::new(
+            GuardReason::SchemeNotAllowed,
+            input,
+            format!("scheme {:?} is not http or https", url.scheme()),
+        ));
+    }
+    Ok(url)
+}
+
+/// Refuse a URL that carries a user name or password.
+fn refuse_credentials(input: &str, url: &Url, authority: &str) -> Result<(), GuardError> {
+    // An empty user-info (`http://@host/`, `http://:@host/`) carries no
+    // credential: it is normalised away, not refused.
+    let userinfo = authority.rsplit_once('@').map(|(u, _)| u);
+    let empty_userinfo = matches!(userinfo, Some("" | ":"));
+    if !url.username().is_empty()
+        || url.password().is_some_and(|p| !p.is_empty())
+        || (userinfo.is_some() && !empty_userinfo)
+    {
+        return Err(GuardError::new(
+            GuardReason::CredentialsInUrl,
+            input,
+            "the URL carries a user name or password (user:pass@host)",
+        ));
+    }
+    Ok(())
+}
+
+/// The URL's host; refused when missing or only dots.
+fn require_host<'u>(input: &str, url: &'u Url) -> Result<Host<&'u str>, GuardError> {
+    let Some(parsed_host) = url.host() else {
+        return Err(GuardError::new(
+            GuardReason::MissingHost,
+            input,
+            "the URL has no host",
+        ));
+    };
+    if let Host::Domain(d) = &parsed_host
+        && d.trim_end_matches('.').is_empty()
+    {
+        return Err(GuardError::new(
+            GuardReason::MissingHost,
+            input,
+            format!("the host {d:?} is empty"),
+        ));
+    }
+    Ok(parsed_host)
+}
+
+/// Why the parsed host is private or local, if it is.
+fn parsed_host_blocked(parsed_host: &Host<&str>) -> Option<String> {
+    match parsed_host {
+        Host::Ipv4(ip) => ranges::blocked_v4(*ip).map(|why| format!("host {ip} is {why}")),
+        Host::Ipv6(ip) => ranges::blocked_v6(*ip).map(|why| format!("host [{ip}] is {why}")),
+        Host::Domain(d) => {
+            if let Some(ip) = host::parse_numeric_v4(d)
+                && let Some(why) = ranges::blocked_v4(ip)
+            {
+                return Some(format!("host {d:?} (= {ip}) is {why}"));
+            }
+            host::local_name_reason(d).map(|why| format!("host {why}"))
+        }
+    }
+}
+
+/// Why the host as the input spelled it (before URL normalisation) is
+/// private or local, if it is.
+fn raw_host_blocked(authority: &str) -> Option<String> {
+    let raw = host::raw_host(authority);
+    if let Some(ip) = host::parse_numeric_v4(&raw)
+        && let Some(why) = ranges::blocked_v4(ip)
+    {
+        return Some(format!("host {raw:?} (= {ip}) is {why}"));
+    }
+    if let Ok(ip) = raw.parse::<std::net::Ipv6Addr>()
+        && let Some(why) = ranges::blocked_v6(ip)
+    {
+        return Some(format!("host [{ip}] is {why}"));
+    }
+    None
 }

@@ -1,4 +1,4 @@
-//! Intent classification (seed 001, Phase 1): which of the seven
+//! Intent classification: which of the seven
 //! [`Intent`]s a query has, from Chinese, English, Korean and Japanese signal
 //! words, and the per-intent [`IntentProfile`] (mode, freshness, weights,
 //! domain boosts).
@@ -356,10 +356,40 @@ fn choice_or(query: &str) -> Option<(usize, usize)> {
 
 /// Classify `query` into one of the seven intents.
 pub fn classify(query: &str) -> Classification {
-    let hits = table_hits(query);
+    let (mut signals, windows) = signals_and_windows(query);
+    let has_comparison = signals
+        .iter()
+        .any(|s| s.intent == Intent::Comparison && s.strength == Strength::Strong);
+    // A strong comparison signal already says it; otherwise "X or Y" may.
+    let choice = if has_comparison {
+        None
+    } else {
+        choice_or(query)
+    };
+    if let Some((start, end)) = choice {
+        signals.push(Signal {
+            intent: Intent::Comparison,
+            text: query[start..end].to_string(),
+            strength: Strength::Strong,
+            start,
+            end,
+        });
+        signals.sort_by_key(|s| (s.start, s.end));
+    }
+    let (intent, reason) = decide(&signals);
+    Classification {
+        intent,
+        signals,
+        windows,
+        reason,
+    }
+}
+
+/// The table's signals and time-window cues found in `query`, in text order.
+fn signals_and_windows(query: &str) -> (Vec<Signal>, Vec<WindowCue>) {
     let mut signals = Vec::new();
     let mut windows = Vec::new();
-    for h in &hits {
+    for h in &table_hits(query) {
         let text = query[h.start..h.end].to_string();
         match h.kind {
             PatternKind::Signal(intent, strength) => signals.push(Signal {
@@ -378,24 +408,12 @@ pub fn classify(query: &str) -> Classification {
             PatternKind::Neutral => {}
         }
     }
-    let has_comparison = signals
-        .iter()
-        .any(|s| s.intent == Intent::Comparison && s.strength == Strength::Strong);
-    let choice = if has_comparison {
-        None
-    } else {
-        choice_or(query)
-    };
-    if let Some((start, end)) = choice {
-        signals.push(Signal {
-            intent: Intent::Comparison,
-            text: query[start..end].to_string(),
-            strength: Strength::Strong,
-            start,
-            end,
-        });
-        signals.sort_by_key(|s| (s.start, s.end));
-    }
+    (signals, windows)
+}
+
+/// The winning intent and why: the highest-priority strong signal, else the
+/// highest-priority modifier, else exploratory.
+fn decide(signals: &[Signal]) -> (Intent, String) {
     let best = |strength: Strength| {
         signals
             .iter()
@@ -403,9 +421,9 @@ pub fn classify(query: &str) -> Classification {
             .map(|s| s.intent)
             .min_by_key(|i| signals::priority_rank(*i))
     };
-    let (intent, reason) = if let Some(intent) = best(Strength::Strong) {
+    if let Some(intent) = best(Strength::Strong) {
         let mut others: Vec<Intent> = Vec::new();
-        for s in &signals {
+        for s in signals {
             if s.strength == Strength::Strong && s.intent != intent && !others.contains(&s.intent) {
                 others.push(s.intent);
             }
@@ -430,12 +448,6 @@ pub fn classify(query: &str) -> Classification {
             Intent::Exploratory,
             "no signal matched; default exploratory".to_string(),
         )
-    };
-    Classification {
-        intent,
-        signals,
-        windows,
-        reason,
     }
 }
 

@@ -1,4 +1,4 @@
-//! The per-intent profile table (seed 001, Phase 1 and Phase 4): search
+//! The per-intent profile table: search
 //! mode, default recency window, score weights and suggested domain boosts.
 
 use crate::query::{Freshness, Intent, Mode, Weights};
@@ -12,9 +12,9 @@ pub struct IntentProfile {
     pub mode: Mode,
     /// The default recency window, if any.
     pub freshness: Option<Freshness>,
-    /// The other window the seed allows ("pw/pm", "pd/pw"), chosen when the
+    /// The intent's other window ("pw/pm", "pd/pw"), chosen when the
     /// query names it: Status takes `pm` on "this month / 本月", News takes
-    /// `pd` on "today / 今日 / 24h". `None` when the seed gives one window.
+    /// `pd` on "today / 今日 / 24h". `None` when the intent has one window.
     pub alternate_freshness: Option<Freshness>,
     /// Score weights `keyword / freshness / authority`.
     pub weights: Weights,

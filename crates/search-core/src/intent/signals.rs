@@ -2,8 +2,8 @@
 //! intent, which words name a recency window, and which phrases contain a
 //! signal word without meaning it.
 //!
-//! Sources: search-layer's `intent-guide.md` (seed 001), extended with
-//! common Chinese, English, Korean and Japanese phrasings. English (any
+//! The words are common Chinese, English, Korean and Japanese phrasings of
+//! each intent. English (any
 //! Latin-script) signals match whole words, case-insensitively; CJK signals
 //! match as substrings.
 
@@ -533,7 +533,7 @@ pub const NEUTRAL_PHRASES: &[&str] = &[
 
 /// Intent priority when several intents have signals: Resource > News >
 /// Status > Comparison > Tutorial > Factual > Exploratory.
-pub const PRIORITY: [Intent; 7] = [
+pub(crate) const PRIORITY: [Intent; 7] = [
     Intent::Resource,
     Intent::News,
     Intent::Status,
@@ -544,7 +544,7 @@ pub const PRIORITY: [Intent; 7] = [
 ];
 
 /// The rank of `intent` in [`PRIORITY`] (0 = highest).
-pub fn priority_rank(intent: Intent) -> usize {
+pub(crate) fn priority_rank(intent: Intent) -> usize {
     PRIORITY
         .iter()
         .position(|i| *i == intent)

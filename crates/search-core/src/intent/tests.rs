@@ -440,7 +440,7 @@ fn window_cues_set_the_window() {
 // ---- profiles ----
 
 #[test]
-fn profile_rows_match_the_seed() {
+fn profile_rows_match_the_documented_table() {
     type Row = (
         Intent,
         Mode,

@@ -1,4 +1,4 @@
-//! Constraints from a question (seed 003, agbrowse's research plan): the
+//! Constraints from a question, for the research step: the
 //! facts an answer must establish, each with the terms the evidence ledger
 //! matches fetched text against.
 //!
@@ -30,15 +30,16 @@ use super::stopwords::{PARTICLE_WORDS, clean_cjk, is_stopword};
 use super::{Constraint, MAX_CONSTRAINTS, MIN_CLAUSE_CHARS};
 
 /// English conjunctions that separate clauses (whole words).
-pub const EN_CONJUNCTIONS: &[&str] = &["and", "or", "while", "but also", "as well as"];
+pub(crate) const EN_CONJUNCTIONS: &[&str] = &["and", "or", "while", "but also", "as well as"];
 /// Chinese conjunctions that separate clauses.
-pub const ZH_CONJUNCTIONS: &[&str] = &["并且", "而且", "以及", "同时", "和", "与", "或", "或者"];
-/// Korean conjunctions that separate clauses (seed 003).
-pub const KO_CONJUNCTIONS: &[&str] = &["그리고", "또는", "동시에", "모두", "이며", "이고"];
+pub(crate) const ZH_CONJUNCTIONS: &[&str] =
+    &["并且", "而且", "以及", "同时", "和", "与", "或", "或者"];
+/// Korean conjunctions that separate clauses.
+pub(crate) const KO_CONJUNCTIONS: &[&str] = &["그리고", "또는", "동시에", "모두", "이며", "이고"];
 /// Characters that separate clauses.
-pub const SEPARATOR_CHARS: &[char] = &[',', ';', '，', '；', '、', '。', '！', '？', '\n'];
+pub(crate) const SEPARATOR_CHARS: &[char] = &[',', ';', '，', '；', '、', '。', '！', '？', '\n'];
 /// Words that make a clause optional.
-pub const OPTIONAL_MARKERS: &[&str] = &[
+pub(crate) const OPTIONAL_MARKERS: &[&str] = &[
     "optional",
     "optionally",
     "preferably",
@@ -53,7 +54,7 @@ pub const OPTIONAL_MARKERS: &[&str] = &[
     "가능하면",
     "선택",
 ];
-/// Korean clause openers trimmed from a clause (seed 003).
+/// Korean clause openers trimmed from a clause.
 const KO_LEADING: &[&str] = &["중 ", "에서 ", "의 "];
 
 /// What [`extract`] found.
@@ -290,7 +291,7 @@ const QUESTION_OPENERS: &[&str] = &[
 /// is one claim per sentence — its commas and `and`s join parts of one
 /// fact (`X, vice president of Y, said Z`), so it is not cut there. (CJK
 /// text, which has no capitals, is always cut at its separators.)
-pub fn is_statement(text: &str) -> bool {
+pub(crate) fn is_statement(text: &str) -> bool {
     let t = text.trim();
     if t.contains(['?', '？']) || t.is_empty() {
         return false;
@@ -508,7 +509,7 @@ fn is_optional(clause: &str) -> bool {
 
 /// Four-digit years (1000–2099, with a trailing 年/년 or "s" kept) and
 /// quoted titles in `text`.
-pub fn facets_of(text: &str) -> Vec<String> {
+pub(crate) fn facets_of(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |s: &str| {
         let s = s.trim();
@@ -596,7 +597,7 @@ pub fn extract(question: &str) -> Extraction {
     }
 }
 
-/// The length agbrowse ranks anchors by: letters and digits, with single
+/// The length anchors are ranked by: letters and digits, with single
 /// spaces between runs.
 fn match_len(text: &str) -> usize {
     text.split(|c: char| !c.is_alphanumeric())

@@ -1,4 +1,4 @@
-//! Sub-query expansion (seed 001, Phase 2): the per-intent templates (a
+//! Sub-query expansion: the per-intent templates (a
 //! data table) and the rules that apply them.
 //!
 //! Order of the sub-queries, before deduplication and the cap:
@@ -160,7 +160,7 @@ pub const TEMPLATES: &[IntentTemplates] = &[
     },
 ];
 
-/// A comparison split three ways (seed 001): the head-to-head query, then
+/// A comparison split three ways: the head-to-head query, then
 /// one `{side}` query per side. English.
 pub const COMPARISON_SPLIT_EN: [Template; 2] = [
     ("{sides}", SubQueryPurpose::HeadToHead),
@@ -362,9 +362,9 @@ fn template_lang(text: &str) -> TemplateLang {
 
 /// A topic longer than this many words (or [`LONG_TOPIC_CHARS`]
 /// characters) is replaced by its anchor terms in the templates.
-pub const LONG_TOPIC_WORDS: usize = 6;
+pub(crate) const LONG_TOPIC_WORDS: usize = 6;
 /// See [`LONG_TOPIC_WORDS`].
-pub const LONG_TOPIC_CHARS: usize = 40;
+pub(crate) const LONG_TOPIC_CHARS: usize = 40;
 
 /// A topic short enough to put in a template: long questions are reduced to
 /// their anchor terms ("novel published 1987 Booker Prize Japan").
@@ -456,7 +456,6 @@ pub fn sub_queries(
         keys: Vec::new(),
         dropped: Vec::new(),
     };
-    let year = options.year();
     let topic = template_topic(&topic(query, classification));
 
     list.push(query, SubQueryPurpose::Original);
@@ -476,6 +475,29 @@ pub fn sub_queries(
     }
 
     if sides.len() >= 2 {
+        list.push_comparison(query, &sides);
+    } else {
+        list.push_templates(intent, &topic, options.year());
+    }
+
+    let expanded = synonyms::expand(query);
+    if expanded != query {
+        list.push(&expanded, SubQueryPurpose::Synonyms);
+    }
+
+    Expansion {
+        topic,
+        sub_queries: list.items,
+        rivals: sides,
+        dropped: list.dropped,
+    }
+}
+
+impl SubQueryList {
+    /// A comparison with two or more sides: one query for all sides, then
+    /// one per side — in English when every side has an English form, else
+    /// in the query's language.
+    fn push_comparison(&mut self, query: &str, sides: &[String]) {
         let english: Option<Vec<String>> = sides.iter().map(|s| english_form(s)).collect();
         let (forms, split) = match english {
             Some(forms) => (forms, &COMPARISON_SPLIT_EN),
@@ -492,40 +514,32 @@ pub fn sub_queries(
                 (raw, split)
             }
         };
-        list.push(
+        self.push(
             &split[0].0.replace("{sides}", &forms.join(" vs ")),
             split[0].1,
         );
         for side in &forms {
-            list.push(&split[1].0.replace("{side}", side), split[1].1);
+            self.push(&split[1].0.replace("{side}", side), split[1].1);
         }
-    } else {
+    }
+
+    /// The intent's templates filled with the topic (in English when it has
+    /// an English form, else in its own language) and the year.
+    fn push_templates(&mut self, intent: Intent, topic: &str, year: i32) {
         let row = templates(intent);
-        let (base, table) = match english_form(&topic) {
+        let (base, table) = match english_form(topic) {
             Some(en) => (en, row.en),
             None => {
-                let table = match template_lang(&topic) {
+                let table = match template_lang(topic) {
                     TemplateLang::Zh => row.zh,
                     TemplateLang::Ko => row.ko,
                     TemplateLang::En => row.en,
                 };
-                (synonyms::expand(&topic).into_owned(), table)
+                (synonyms::expand(topic).into_owned(), table)
             }
         };
         for (template, purpose) in table {
-            list.push(&fill(template, &base, year), *purpose);
+            self.push(&fill(template, &base, year), *purpose);
         }
-    }
-
-    let expanded = synonyms::expand(query);
-    if expanded != query {
-        list.push(&expanded, SubQueryPurpose::Synonyms);
-    }
-
-    Expansion {
-        topic,
-        sub_queries: list.items,
-        rivals: sides,
-        dropped: list.dropped,
     }
 }

@@ -1,4 +1,4 @@
-//! Focused queries for the research step (seed 003): short keyword queries
+//! Focused queries for the research step: short keyword queries
 //! built from the question's anchor terms, at most
 //! [`MAX_FOCUSED_QUERIES`] of at most [`MAX_FOCUSED_TERMS`] terms.
 //!
@@ -68,7 +68,7 @@ pub enum SourceHint {
 }
 
 /// The words that reveal each source hint, and the terms it adds.
-pub const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
+pub(crate) const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
     (
         SourceHint::Official,
         &[
@@ -139,7 +139,7 @@ pub const SOURCE_HINTS: &[(SourceHint, &[&str], LangTerms)] = &[
 ];
 
 /// Words that mark a claim to check.
-pub const CLAIM_CUES: &[&str] = &[
+pub(crate) const CLAIM_CUES: &[&str] = &[
     "is it true",
     "true that",
     "claim",
@@ -178,7 +178,7 @@ pub const CLAIM_CUES: &[&str] = &[
 
 /// Words that mark an explicit claim (then the disconfirm query looks for a
 /// refutation rather than a different answer).
-pub const EXPLICIT_CLAIM_CUES: &[&str] = &[
+pub(crate) const EXPLICIT_CLAIM_CUES: &[&str] = &[
     "is it true",
     "true that",
     "claim",
@@ -205,13 +205,13 @@ pub const EXPLICIT_CLAIM_CUES: &[&str] = &[
 ];
 
 /// First words of a yes/no question.
-pub const YES_NO_STARTS: &[&str] = &[
+pub(crate) const YES_NO_STARTS: &[&str] = &[
     "is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "could", "will",
     "would", "should",
 ];
 
-/// Words that ask for an origin (seed 003's era sweep, extended).
-pub const ERA_MARKERS: &[&str] = &[
+/// Words that ask for an origin (they trigger the era sweep).
+pub(crate) const ERA_MARKERS: &[&str] = &[
     "origin",
     "origins",
     "first",
@@ -253,8 +253,7 @@ pub const ERA_TERMS: LangTerms = LangTerms {
     ko: &["원조", "최초"],
 };
 
-/// Terms a disconfirm query adds to look for a different answer (seed
-/// 003: 아닌 다른 비교).
+/// Terms a disconfirm query adds to look for a different answer.
 pub const DISCONFIRM_ENTITY: LangTerms = LangTerms {
     en: &["not", "other", "different"],
     zh: &["不是", "其他", "对比"],
@@ -270,7 +269,7 @@ pub const DISCONFIRM_CLAIM: LangTerms = LangTerms {
 
 /// Words that say how to check rather than what to find; left out of
 /// focused-query terms.
-pub const FOCUS_NOISE: &[&str] = &[
+pub(crate) const FOCUS_NOISE: &[&str] = &[
     "true",
     "really",
     "actually",
@@ -364,7 +363,7 @@ pub fn surface_terms(text: &str) -> Vec<String> {
     out
 }
 
-/// agbrowse's anchor terms: the question's rarer surface terms (≥ 3
+/// The question's anchor terms: its rarer surface terms (≥ 3
 /// characters, or with a capital or digit, or a CJK word), first 8.
 pub fn anchor_terms(question: &str) -> Vec<String> {
     let all = surface_terms(question);
@@ -409,126 +408,16 @@ fn query(terms: Vec<String>, purpose: FocusedPurpose, ids: &[Constraint]) -> Foc
 
 /// Plan the focused queries of `question` with its constraints.
 pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
-    let lower = question.to_lowercase();
-    let lang = match language_of(question) {
-        Some("zh") => "zh",
-        Some("ko") => "ko",
-        _ => "en",
-    };
-    let found = cues().find(question);
-    let detected: Vec<&(SourceHint, &[&str], LangTerms)> = SOURCE_HINTS
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| found & (1 << i) != 0)
-        .map(|(_, h)| h)
-        .collect();
-    // The hint words themselves go into the hint's own query, not the anchor.
-    let anchor: Vec<String> = anchor_terms(question)
-        .into_iter()
-        .filter(|t| {
-            !detected
-                .iter()
-                .any(|(_, cues, _)| cues.iter().any(|c| c.eq_ignore_ascii_case(t)))
-        })
-        .collect();
-    let head = |n: usize| anchor.iter().take(n).map(String::as_str);
-    let hints: Vec<(SourceHint, &LangTerms)> =
-        detected.iter().map(|(h, _, terms)| (*h, terms)).collect();
-    let has = |h: SourceHint| hints.iter().find(|(k, _)| *k == h).map(|(_, t)| *t);
-    let source_terms: Vec<&str> = hints
-        .iter()
-        .filter(|(h, _)| matches!(h, SourceHint::Academic | SourceHint::Encyclopedia))
-        .flat_map(|(_, t)| t.pick(lang).iter().copied())
-        .collect();
-    let date_terms: Vec<&str> = years(question).into_iter().map(|(y, _)| y).collect();
-
-    let first_word = lower
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .trim_matches(|c: char| !c.is_alphanumeric());
-    let yes_no = YES_NO_STARTS.contains(&first_word) && lower.split_whitespace().count() >= 3;
-    let explicit_claim = found & (1 << EXPLICIT_CLAIM_BIT) != 0;
-    let has_claim =
-        explicit_claim || found & (1 << CLAIM_BIT) != 0 || yes_no || constraints.len() >= 2;
-
+    let reading = Reading::of(question, constraints);
     let mut planned: Vec<FocusedQuery> = Vec::new();
-    planned.push(query(
-        compact(
-            head(8)
-                .chain(source_terms.iter().copied())
-                .chain(date_terms.iter().copied()),
-        ),
-        FocusedPurpose::Discovery,
-        &constraints[..constraints.len().min(2)],
-    ));
-    if constraints.len() > 1 {
-        let rest_text: Vec<&str> = constraints[1..].iter().map(|c| c.text.as_str()).collect();
-        let rest_terms = surface_terms(&rest_text.join(" "));
-        planned.push(query(
-            compact(
-                head(4)
-                    .chain(rest_terms.iter().take(6).map(String::as_str))
-                    .chain(source_terms.iter().copied()),
-            ),
-            FocusedPurpose::Verification,
-            &constraints[1..constraints.len().min(4)],
-        ));
-    }
-    if let Some(terms) = has(SourceHint::Official) {
-        planned.push(query(
-            compact(
-                terms
-                    .pick(lang)
-                    .iter()
-                    .copied()
-                    .chain(head(5))
-                    .chain(date_terms.iter().copied()),
-            ),
-            FocusedPurpose::SourceRestrictedDiscovery,
-            constraints,
-        ));
-    } else if let Some(terms) = has(SourceHint::Original) {
-        planned.push(query(
-            compact(head(5).chain(terms.pick(lang).iter().copied())),
-            FocusedPurpose::OriginalSourceVerification,
-            constraints,
-        ));
-    }
-    if found & (1 << ERA_BIT) != 0 {
-        planned.push(query(
-            compact(
-                ERA_TERMS
-                    .pick(lang)
-                    .iter()
-                    .copied()
-                    .chain(head(5))
-                    .chain(date_terms.iter().copied()),
-            ),
-            FocusedPurpose::EraSweep,
-            &constraints[..constraints.len().min(1)],
-        ));
-    }
-    let disconfirm_terms = if explicit_claim {
-        DISCONFIRM_CLAIM
-    } else {
-        DISCONFIRM_ENTITY
-    };
-    planned.push(query(
-        compact(head(5).chain(disconfirm_terms.pick(lang).iter().copied())),
-        FocusedPurpose::Disconfirm,
-        &[],
-    ));
+    planned.push(reading.discovery(constraints));
+    planned.extend(reading.verification(constraints));
+    planned.extend(reading.source_query(constraints));
+    planned.extend(reading.era_sweep(constraints));
+    planned.push(reading.disconfirm_query());
 
-    // Deduplicate; drop queries with no anchor term at all.
-    let mut seen: Vec<String> = Vec::new();
-    planned.retain(|q| {
-        let key = q.text.to_lowercase();
-        let fresh = !q.terms.is_empty() && !seen.contains(&key);
-        seen.push(key);
-        fresh
-    });
-    let disconfirm: Vec<String> = if anchor.is_empty() {
+    dedupe(&mut planned);
+    let disconfirm: Vec<String> = if reading.anchor.is_empty() {
         Vec::new()
     } else {
         planned
@@ -537,14 +426,222 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
             .map(|q| q.text.clone())
             .collect()
     };
-    if anchor.is_empty() {
+    if reading.anchor.is_empty() {
         planned.retain(|q| q.purpose != FocusedPurpose::Disconfirm);
     }
+    // The disconfirm query keeps a slot when there is a claim to check.
+    let reserve = usize::from(reading.has_claim && !disconfirm.is_empty());
+    let (queries, dropped) = cap(planned, reserve);
+    Research {
+        queries,
+        disconfirm,
+        has_claim: reading.has_claim,
+        dropped,
+    }
+}
 
-    // Cap, keeping the disconfirm query when there is a claim to check.
+/// What the question reveals for planning: its language, anchor terms,
+/// source hints, years and whether it has a claim to check.
+struct Reading {
+    lang: &'static str,
+    anchor: Vec<String>,
+    hints: Vec<(SourceHint, &'static LangTerms)>,
+    /// Terms of the academic and encyclopedia hints, in the question's language.
+    source_terms: Vec<&'static str>,
+    date_terms: Vec<String>,
+    /// The cue bits found in the question (see [`cues`]).
+    found: u32,
+    explicit_claim: bool,
+    has_claim: bool,
+}
+
+impl Reading {
+    fn of(question: &str, constraints: &[Constraint]) -> Self {
+        let lang = match language_of(question) {
+            Some("zh") => "zh",
+            Some("ko") => "ko",
+            _ => "en",
+        };
+        let found = cues().find(question);
+        let detected: Vec<&'static (SourceHint, &[&str], LangTerms)> = SOURCE_HINTS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| found & (1 << i) != 0)
+            .map(|(_, h)| h)
+            .collect();
+        // The hint words themselves go into the hint's own query, not the anchor.
+        let anchor: Vec<String> = anchor_terms(question)
+            .into_iter()
+            .filter(|t| {
+                !detected
+                    .iter()
+                    .any(|(_, cues, _)| cues.iter().any(|c| c.eq_ignore_ascii_case(t)))
+            })
+            .collect();
+        let hints: Vec<(SourceHint, &'static LangTerms)> =
+            detected.iter().map(|(h, _, terms)| (*h, terms)).collect();
+        let source_terms: Vec<&'static str> = hints
+            .iter()
+            .filter(|(h, _)| matches!(h, SourceHint::Academic | SourceHint::Encyclopedia))
+            .flat_map(|(_, t)| t.pick(lang).iter().copied())
+            .collect();
+        let date_terms: Vec<String> = years(question)
+            .into_iter()
+            .map(|(y, _)| y.to_string())
+            .collect();
+        let explicit_claim = found & (1 << EXPLICIT_CLAIM_BIT) != 0;
+        let has_claim = explicit_claim
+            || found & (1 << CLAIM_BIT) != 0
+            || is_yes_no(question)
+            || constraints.len() >= 2;
+        Self {
+            lang,
+            anchor,
+            hints,
+            source_terms,
+            date_terms,
+            found,
+            explicit_claim,
+            has_claim,
+        }
+    }
+
+    /// The first `n` anchor terms.
+    fn head(&self, n: usize) -> impl Iterator<Item = &str> {
+        self.anchor.iter().take(n).map(String::as_str)
+    }
+
+    fn dates(&self) -> impl Iterator<Item = &str> {
+        self.date_terms.iter().map(String::as_str)
+    }
+
+    /// The terms of source hint `h`, when the question has it.
+    fn hint(&self, h: SourceHint) -> Option<&'static LangTerms> {
+        self.hints.iter().find(|(k, _)| *k == h).map(|(_, t)| *t)
+    }
+
+    /// The anchor terms with source terms and years.
+    fn discovery(&self, constraints: &[Constraint]) -> FocusedQuery {
+        query(
+            compact(
+                self.head(8)
+                    .chain(self.source_terms.iter().copied())
+                    .chain(self.dates()),
+            ),
+            FocusedPurpose::Discovery,
+            &constraints[..constraints.len().min(2)],
+        )
+    }
+
+    /// With two or more constraints: a few anchor terms plus the other
+    /// constraints' terms.
+    fn verification(&self, constraints: &[Constraint]) -> Option<FocusedQuery> {
+        if constraints.len() <= 1 {
+            return None;
+        }
+        let rest_text: Vec<&str> = constraints[1..].iter().map(|c| c.text.as_str()).collect();
+        let rest_terms = surface_terms(&rest_text.join(" "));
+        Some(query(
+            compact(
+                self.head(4)
+                    .chain(rest_terms.iter().take(6).map(String::as_str))
+                    .chain(self.source_terms.iter().copied()),
+            ),
+            FocusedPurpose::Verification,
+            &constraints[1..constraints.len().min(4)],
+        ))
+    }
+
+    /// A query for official sources, else for the original source.
+    fn source_query(&self, constraints: &[Constraint]) -> Option<FocusedQuery> {
+        if let Some(terms) = self.hint(SourceHint::Official) {
+            Some(query(
+                compact(
+                    terms
+                        .pick(self.lang)
+                        .iter()
+                        .copied()
+                        .chain(self.head(5))
+                        .chain(self.dates()),
+                ),
+                FocusedPurpose::SourceRestrictedDiscovery,
+                constraints,
+            ))
+        } else {
+            self.hint(SourceHint::Original).map(|terms| {
+                query(
+                    compact(self.head(5).chain(terms.pick(self.lang).iter().copied())),
+                    FocusedPurpose::OriginalSourceVerification,
+                    constraints,
+                )
+            })
+        }
+    }
+
+    /// When the question asks for an origin or an era: origin terms, to
+    /// beat recency bias.
+    fn era_sweep(&self, constraints: &[Constraint]) -> Option<FocusedQuery> {
+        (self.found & (1 << ERA_BIT) != 0).then(|| {
+            query(
+                compact(
+                    ERA_TERMS
+                        .pick(self.lang)
+                        .iter()
+                        .copied()
+                        .chain(self.head(5))
+                        .chain(self.dates()),
+                ),
+                FocusedPurpose::EraSweep,
+                &constraints[..constraints.len().min(1)],
+            )
+        })
+    }
+
+    /// Look for a different answer, or for an explicit claim a refutation.
+    fn disconfirm_query(&self) -> FocusedQuery {
+        let disconfirm_terms = if self.explicit_claim {
+            DISCONFIRM_CLAIM
+        } else {
+            DISCONFIRM_ENTITY
+        };
+        query(
+            compact(
+                self.head(5)
+                    .chain(disconfirm_terms.pick(self.lang).iter().copied()),
+            ),
+            FocusedPurpose::Disconfirm,
+            &[],
+        )
+    }
+}
+
+/// Whether `question` reads as a yes/no question of three or more words.
+fn is_yes_no(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let first_word = lower
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    YES_NO_STARTS.contains(&first_word) && lower.split_whitespace().count() >= 3
+}
+
+/// Deduplicate; drop queries with no anchor term at all.
+fn dedupe(planned: &mut Vec<FocusedQuery>) {
+    let mut seen: Vec<String> = Vec::new();
+    planned.retain(|q| {
+        let key = q.text.to_lowercase();
+        let fresh = !q.terms.is_empty() && !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
+}
+
+/// Keep at most [`MAX_FOCUSED_QUERIES`], `reserve` slots of them for the
+/// disconfirm query; the rest are dropped with a reason.
+fn cap(planned: Vec<FocusedQuery>, reserve: usize) -> (Vec<FocusedQuery>, Vec<PlanDrop>) {
     let mut queries = Vec::new();
     let mut dropped = Vec::new();
-    let reserve = usize::from(has_claim && !disconfirm.is_empty());
     for q in planned {
         let is_disconfirm = q.purpose == FocusedPurpose::Disconfirm;
         let room = if is_disconfirm {
@@ -565,10 +662,5 @@ pub fn plan(question: &str, constraints: &[Constraint]) -> Research {
             });
         }
     }
-    Research {
-        queries,
-        disconfirm,
-        has_claim,
-        dropped,
-    }
+    (queries, dropped)
 }

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use crate::tokenize::is_cjk;
 
 /// The glossary source, embedded at build time.
-pub const GLOSSARY_TSV: &str = include_str!("../../data/glossary_cn_en.tsv");
+pub(crate) const GLOSSARY_TSV: &str = include_str!("../../data/glossary_cn_en.tsv");
 
 /// One glossary entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Query planning: from a query to a [`Plan`] (`ferret.plan.v1`): intent,
-//! mode, freshness, weights, sub-queries for the engines (seed 001, Phase 2)
+//! mode, freshness, weights, sub-queries for the engines
 //! and, for the research step, constraints, an anchor, rivals and focused
-//! queries (seed 003, agbrowse's research plan).
+//! queries.
 //!
 //! - [`Planner`] is the trait a planner implements (an LLM planner can
 //!   replace the heuristic one); [`HeuristicPlanner`] is the built-in one,
@@ -162,7 +162,7 @@ impl Constraint {
     }
 }
 
-/// Why a focused query was planned (seed 003's vocabulary).
+/// Why a focused query was planned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FocusedPurpose {

@@ -1,5 +1,5 @@
 //! Stopwords for constraint terms and focused queries: English function
-//! words, seed 003's Korean list (그리고 또는 모두 동시에 확인 필요), and
+//! words, a Korean list (그리고 또는 모두 동시에 확인 필요), and
 //! Chinese function words.
 //!
 //! Chinese has no spaces, so function words are cut out of the text before
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// English stopwords, sorted (binary-searched).
-pub const EN_STOPWORDS: &[&str] = &[
+pub(crate) const EN_STOPWORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are",
     "aren't", "as", "at", "be", "because", "been", "before", "being", "between", "both", "but",
     "by", "can", "can't", "check", "confirm", "could", "did", "do", "does", "doesn't", "doing",
@@ -30,10 +30,10 @@ pub const EN_STOPWORDS: &[&str] = &[
     "yes", "you", "you're", "your",
 ];
 
-/// Multi-character CJK stopwords (Chinese function words and seed 003's
-/// Korean list), cut out before tokenising.
-pub const CJK_STOPWORDS: &[&str] = &[
-    // Korean (seed 003)
+/// Multi-character CJK stopwords (Chinese function words and Korean
+/// connectives), cut out before tokenising.
+pub(crate) const CJK_STOPWORDS: &[&str] = &[
+    // Korean
     "그리고",
     "또는",
     "모두",
@@ -79,12 +79,12 @@ pub const CJK_STOPWORDS: &[&str] = &[
 
 /// Single Chinese particles cut out of the text, except inside
 /// [`PARTICLE_WORDS`].
-pub const CJK_PARTICLES: &[&str] = &[
+pub(crate) const CJK_PARTICLES: &[&str] = &[
     "的", "了", "吗", "呢", "吧", "啊", "呀", "和", "与", "或", "及", "是", "在", "并", "请",
 ];
 
 /// Real words that contain a particle and are kept whole.
-pub const PARTICLE_WORDS: &[&str] = &[
+pub(crate) const PARTICLE_WORDS: &[&str] = &[
     "目的", "的确", "和平", "和谐", "总和", "温和", "柔和", "缓和", "共和", "调和", "饱和", "和解",
     "参与", "给与", "或许", "现在", "存在", "正在", "实在", "在线", "所在", "内在", "潜在", "外在",
     "是非", "但是", "于是", "就是", "并发", "并行", "合并", "并购", "了解", "为了", "除了", "完了",

@@ -1,4 +1,4 @@
-//! Technical synonyms (seed 001, Phase 2): short or informal names expanded
+//! Technical synonyms: short or informal names expanded
 //! to the name pages use (k8s → Kubernetes, JS → JavaScript, Go → Golang,
 //! Postgres → PostgreSQL …).
 //!

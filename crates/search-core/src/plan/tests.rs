@@ -26,7 +26,7 @@ fn purposes(plan: &Plan) -> Vec<SubQueryPurpose> {
     plan.sub_queries.iter().map(|s| s.purpose).collect()
 }
 
-// ---- sub-queries per intent (seed 001, Phase 2) ----
+// ---- sub-queries per intent ----
 
 #[test]
 fn factual_adds_definition_and_explained_overview() {
@@ -516,7 +516,7 @@ fn request_for_carries_intent_mode_freshness_and_language() {
     assert!(en.validate().is_ok());
 }
 
-// ---- constraints (seed 003) ----
+// ---- constraints ----
 
 #[test]
 fn numbered_lists_split_into_constraints() {
@@ -602,7 +602,7 @@ fn chinese_separators_and_conjunctions_split() {
 }
 
 #[test]
-fn korean_conjunctions_and_particles_split_as_in_the_seed() {
+fn korean_conjunctions_and_particles_split_clauses() {
     assert_eq!(
         clauses("서울에서 태어났다 그리고 물리학을 전공했다"),
         vec!["서울에서 태어났다", "물리학을 전공했다"]
@@ -657,7 +657,7 @@ fn constraint_terms_drop_stopwords_and_tokenise_cjk() {
         terms("获得了诺贝尔文学奖的作家"),
         vec!["获得", "诺贝", "贝尔", "尔文", "文学", "学奖", "作家"]
     );
-    // Seed 003's Korean stopwords.
+    // The Korean connective stopwords.
     assert_eq!(
         terms("그리고 또는 모두 동시에 확인 필요 서울"),
         vec!["서울"]
