@@ -54,11 +54,25 @@ pub fn engines_from_env(
             .push("network engines off (FERRET_OFFLINE is set)".to_string());
         return Ok(out);
     }
-    let cfg = |name: &'static str, e: ferret_engines::http::ConfigError| FerretError::Config {
+    add_keyed_engines(&get, &mut out)?;
+    add_keyless_engines(&get, &mut out)?;
+    Ok(out)
+}
+
+/// Reads an environment variable (`None` when unset or blank).
+type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+fn config_error(name: &'static str, e: ferret_engines::http::ConfigError) -> FerretError {
+    FerretError::Config {
         engine: name.to_string(),
         message: e.to_string(),
-    };
+    }
+}
 
+/// The engines that need a key or a URL; each one missing leaves a note
+/// naming the variable.
+fn add_keyed_engines(get: Lookup<'_>, out: &mut EnvEngines) -> Result<(), FerretError> {
+    let cfg = config_error;
     match get("BRAVE_API_KEY") {
         Some(key) => {
             let mut b = BraveEngine::builder().api_key(key);
@@ -115,7 +129,12 @@ pub fn engines_from_env(
         }
         None => out.notes.push("searxng: off (set SEARXNG_URL)".into()),
     }
+    Ok(())
+}
 
+/// The engines that are always on (their base URLs can be moved).
+fn add_keyless_engines(get: Lookup<'_>, out: &mut EnvEngines) -> Result<(), FerretError> {
+    let cfg = config_error;
     let mut ddg = DuckDuckGoEngine::builder();
     if let Some(base) = get("DUCKDUCKGO_API_BASE") {
         ddg = ddg.base_url(base);
@@ -149,7 +168,7 @@ pub fn engines_from_env(
     }
     out.engines
         .push(Arc::new(gh.build().map_err(|e| cfg("github", e))?));
-    Ok(out)
+    Ok(())
 }
 
 /// Ferret's home folder: `FERRET_HOME`, else `$HOME/.local/share/ferret`

@@ -139,19 +139,11 @@ pub async fn run_pro(args: ProArgs) -> CmdResult {
 #[cfg(feature = "browser")]
 pub async fn run(args: BrowserArgs) -> CmdResult {
     use ferret::browser::modes;
-    use ferret::browser::{BrowserRuntime, ChromiumRuntime, TaskSpaceSpec};
+    use ferret::browser::{BrowserRuntime, ChromiumRuntime};
 
     let home = crate::setup::home()?;
     let config = args.choice.config()?;
-    let space = match (&args.site, &args.task_space) {
-        (Some(host), _) => TaskSpaceSpec::for_site(host),
-        (None, Some(name)) => TaskSpaceSpec::new(name.clone()),
-        (None, None) => TaskSpaceSpec::default(),
-    };
-    let space = TaskSpaceSpec {
-        keep: space.keep || args.keep_space,
-        ..space
-    };
+    let space = task_space(&args);
 
     if let BrowserCommand::Login { url, max_wait } = &args.command {
         let has_display = ferret::browser::login::display_available(crate::setup::env);
@@ -172,95 +164,126 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
     let runtime = ChromiumRuntime::new(config).map_err(|e| e.to_string())?;
     let result = run_mode(&runtime, &home, args.command, space, args.json).await;
     let _ = runtime.shutdown().await;
-    return result;
+    result
+}
 
-    async fn run_mode(
-        rt: &ChromiumRuntime,
-        home: &std::path::Path,
-        command: BrowserCommand,
-        space: TaskSpaceSpec,
-        json: bool,
-    ) -> CmdResult {
-        let now = chrono::Utc::now();
-        let window = |since: Option<&str>, until: Option<&str>| {
-            ferret::browser::TimeWindow::parse(since, until, now).map_err(|e| e.to_string())
-        };
-        let engine = |name: &str| {
-            name.parse::<ferret::browser::SerpEngine>()
-                .map_err(|e| e.to_string())
-        };
-        match command {
-            BrowserCommand::Status => {
-                let out = modes::status(rt, home).await;
-                print_json(&out)
-            }
-            BrowserCommand::Search {
-                query,
-                engine: e,
-                n,
-                since,
-                until,
-            } => {
-                let req = modes::SearchRequest::new(query)
-                    .engine(engine(&e)?)
-                    .n(n)
-                    .window(window(since.as_deref(), until.as_deref())?)
-                    .space(space);
-                let out = modes::search(rt, &req).await.map_err(|e| e.to_string())?;
-                if json {
-                    return print_json(&out);
-                }
-                say!(
-                    "{} ({}, {} results, {:?})",
-                    out.query,
-                    out.engine,
-                    out.count,
-                    out.status
-                );
-                for r in &out.results {
-                    say!("{:>2}. {}\n    {}", r.rank, r.title, r.url);
-                }
-                Ok(ExitCode::SUCCESS)
-            }
-            BrowserCommand::Fetch { url, focus, html } => {
-                let mut req = modes::FetchRequest::new(url);
-                req.focus = focus;
-                req.include_html = html;
-                req.space = space;
-                let out = modes::fetch(rt, &req).await.map_err(|e| e.to_string())?;
-                if json {
-                    return print_json(&out);
-                }
-                say!("{}\n{}\n", out.title, out.final_url);
-                say!("{}", out.content);
-                Ok(ExitCode::SUCCESS)
-            }
-            BrowserCommand::Act {
-                query,
-                engine: e,
-                focus,
-                since,
-            } => {
-                let search = modes::SearchRequest::new(query)
-                    .engine(engine(&e)?)
-                    .window(window(since.as_deref(), None)?)
-                    .space(space);
-                let mut req = modes::ActRequest::new(search);
-                req.focus = focus;
-                let out = modes::act(rt, &req).await.map_err(|e| e.to_string())?;
-                print_json(&out)
-            }
-            BrowserCommand::Api { url, origin } => {
-                let mut req = modes::ApiRequest::new(url);
-                req.origin = origin;
-                req.space = space;
-                let out = modes::api(rt, &req).await.map_err(|e| e.to_string())?;
-                print_json(&out)
-            }
-            BrowserCommand::Login { .. } => Err(
-                "sign-in runs in its own visible window: use `ferret browser login <url>`".into(),
-            ),
+/// The task space the flags name: `--site` first, then `--task-space`.
+#[cfg(feature = "browser")]
+fn task_space(args: &BrowserArgs) -> ferret::browser::TaskSpaceSpec {
+    use ferret::browser::TaskSpaceSpec;
+    let space = match (&args.site, &args.task_space) {
+        (Some(host), _) => TaskSpaceSpec::for_site(host),
+        (None, Some(name)) => TaskSpaceSpec::new(name.clone()),
+        (None, None) => TaskSpaceSpec::default(),
+    };
+    TaskSpaceSpec {
+        keep: space.keep || args.keep_space,
+        ..space
+    }
+}
+
+/// Run one browser mode on a started runtime.
+#[cfg(feature = "browser")]
+async fn run_mode(
+    rt: &ferret::browser::ChromiumRuntime,
+    home: &std::path::Path,
+    command: BrowserCommand,
+    space: ferret::browser::TaskSpaceSpec,
+    json: bool,
+) -> CmdResult {
+    use ferret::browser::modes;
+    match command {
+        BrowserCommand::Status => {
+            let out = modes::status(rt, home).await;
+            print_json(&out)
         }
+        BrowserCommand::Search {
+            query,
+            engine: e,
+            n,
+            since,
+            until,
+        } => {
+            let req = modes::SearchRequest::new(query)
+                .engine(serp_engine(&e)?)
+                .n(n)
+                .window(time_window(since.as_deref(), until.as_deref())?)
+                .space(space);
+            let out = modes::search(rt, &req).await.map_err(|e| e.to_string())?;
+            if json {
+                return print_json(&out);
+            }
+            print_search(&out);
+            Ok(ExitCode::SUCCESS)
+        }
+        BrowserCommand::Fetch { url, focus, html } => {
+            let mut req = modes::FetchRequest::new(url);
+            req.focus = focus;
+            req.include_html = html;
+            req.space = space;
+            let out = modes::fetch(rt, &req).await.map_err(|e| e.to_string())?;
+            if json {
+                return print_json(&out);
+            }
+            say!("{}\n{}\n", out.title, out.final_url);
+            say!("{}", out.content);
+            Ok(ExitCode::SUCCESS)
+        }
+        BrowserCommand::Act {
+            query,
+            engine: e,
+            focus,
+            since,
+        } => {
+            let search = modes::SearchRequest::new(query)
+                .engine(serp_engine(&e)?)
+                .window(time_window(since.as_deref(), None)?)
+                .space(space);
+            let mut req = modes::ActRequest::new(search);
+            req.focus = focus;
+            let out = modes::act(rt, &req).await.map_err(|e| e.to_string())?;
+            print_json(&out)
+        }
+        BrowserCommand::Api { url, origin } => {
+            let mut req = modes::ApiRequest::new(url);
+            req.origin = origin;
+            req.space = space;
+            let out = modes::api(rt, &req).await.map_err(|e| e.to_string())?;
+            print_json(&out)
+        }
+        BrowserCommand::Login { .. } => {
+            Err("sign-in runs in its own visible window: use `ferret browser login <url>`".into())
+        }
+    }
+}
+
+/// The `--since` / `--until` window, relative to now.
+#[cfg(feature = "browser")]
+fn time_window(
+    since: Option<&str>,
+    until: Option<&str>,
+) -> Result<Option<ferret::browser::TimeWindow>, String> {
+    ferret::browser::TimeWindow::parse(since, until, chrono::Utc::now()).map_err(|e| e.to_string())
+}
+
+#[cfg(feature = "browser")]
+fn serp_engine(name: &str) -> Result<ferret::browser::SerpEngine, String> {
+    name.parse::<ferret::browser::SerpEngine>()
+        .map_err(|e| e.to_string())
+}
+
+/// The human form of a browser search: a header line, then rank, title, URL.
+#[cfg(feature = "browser")]
+fn print_search(out: &ferret::browser::modes::SearchOutput) {
+    say!(
+        "{} ({}, {} results, {:?})",
+        out.query,
+        out.engine,
+        out.count,
+        out.status
+    );
+    for r in &out.results {
+        say!("{:>2}. {}\n    {}", r.rank, r.title, r.url);
     }
 }
 

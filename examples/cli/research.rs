@@ -209,6 +209,43 @@ async fn run_loop(args: RunArgs) -> CmdResult {
     } else {
         None
     };
+    let options = research_options(&args, deep.is_some())?;
+
+    // Read the rows before anything starts, so bad input fails fast.
+    let rows = if args.stdin_results {
+        Some(read_results("stdin", &read_stdin()?, &question)?)
+    } else {
+        None
+    };
+
+    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
+    let fetcher = fetch.fetcher.clone();
+    let report = match rows {
+        Some(results) => {
+            let mut builder = Research::builder(fetcher);
+            if let Some(d) = deep {
+                builder = builder.deep(d);
+            }
+            builder
+                .build()
+                .run_with_results(&question, results, &options)
+                .await
+                .map_err(|e| e.to_string())
+        }
+        None => research_with_engines(&args, &question, fetcher, deep, &options).await,
+    };
+    fetch.shutdown().await;
+    let report = report?;
+    if args.json {
+        return print_json(&report);
+    }
+    print_report(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The research options the flags ask for (the search step's engines,
+/// timeout and progress included).
+fn research_options(args: &RunArgs, deep: bool) -> Result<ResearchOptions, String> {
     let mut search = SearchOptions::new();
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
@@ -226,7 +263,7 @@ async fn run_loop(args: RunArgs) -> CmdResult {
     let mut options = ResearchOptions::new()
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
-        .with_deep(deep.is_some())
+        .with_deep(deep)
         .with_text(args.text)
         .with_rounds(usize::from(args.rounds))
         .with_search(search);
@@ -238,56 +275,34 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         }
         options = options.with_deadline(Duration::from_secs_f64(d));
     }
+    Ok(options)
+}
 
-    // Read the rows before anything starts, so bad input fails fast.
-    let rows = if args.stdin_results {
-        Some(read_results("stdin", &read_stdin()?, &question)?)
-    } else {
-        None
-    };
-
-    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
-    let report = match rows {
-        Some(results) => {
-            let mut builder = Research::builder(fetch.fetcher.clone());
-            if let Some(d) = deep {
-                builder = builder.deep(d);
-            }
-            builder
-                .build()
-                .run_with_results(&question, results, &options)
-                .await
-                .map_err(|e| e.to_string())
-        }
-        None => match crate::setup::build(args.timeout, args.json).await {
-            Err(e) => Err(e),
-            Ok(setup) => {
-                if !args.json && !setup.notes.is_empty() {
-                    eprintln!("· {}", setup.notes.join("; "));
-                }
-                let mut builder = setup.ferret.research(fetch.fetcher.clone());
-                #[cfg(feature = "local-index")]
-                if let Some(index) = setup.local {
-                    builder = builder.local_documents(std::sync::Arc::new(IndexedFiles(index)));
-                }
-                if let Some(d) = deep {
-                    builder = builder.deep(d);
-                }
-                builder
-                    .build()
-                    .run(&question, &options)
-                    .await
-                    .map_err(|e| e.to_string())
-            }
-        },
-    };
-    fetch.shutdown().await;
-    let report = report?;
-    if args.json {
-        return print_json(&report);
+/// Search with the configured engines (and the local index), then research.
+async fn research_with_engines(
+    args: &RunArgs,
+    question: &str,
+    fetcher: ferret::evidence::fetch::Fetcher,
+    deep: Option<DeepEscalation>,
+    options: &ResearchOptions,
+) -> Result<ResearchReport, String> {
+    let setup = crate::setup::build(args.timeout, args.json).await?;
+    if !args.json && !setup.notes.is_empty() {
+        eprintln!("· {}", setup.notes.join("; "));
     }
-    print_report(&report);
-    Ok(ExitCode::SUCCESS)
+    let mut builder = setup.ferret.research(fetcher);
+    #[cfg(feature = "local-index")]
+    if let Some(index) = setup.local {
+        builder = builder.local_documents(std::sync::Arc::new(IndexedFiles(index)));
+    }
+    if let Some(d) = deep {
+        builder = builder.deep(d);
+    }
+    builder
+        .build()
+        .run(question, options)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Reads a local-index hit (`https://local.invalid/…`) from its indexed
@@ -526,6 +541,20 @@ fn read_document<T: DeserializeOwned>(
 // ---------------------------------------------------------------- output
 
 fn print_report(r: &ResearchReport) {
+    print_summary(r);
+    print_rounds(r);
+    say!();
+    print_constraints(r);
+    say!();
+    print_candidates(r);
+    say!();
+    print_escalation(r);
+    print_deep(r);
+    print_caveats_and_warnings(r);
+}
+
+/// The query, the evidence verdict and the ledger line.
+fn print_summary(r: &ResearchReport) {
     let ledger = &r.enrichment.ledger;
     let mandatory = ledger.constraints.iter().filter(|c| c.mandatory).count();
     let supported = ledger
@@ -547,6 +576,10 @@ fn print_report(r: &ResearchReport) {
         if ledger.pages_read == 1 { "" } else { "s" },
         r.elapsed_ms
     );
+}
+
+/// One line per round, when there was more than one.
+fn print_rounds(r: &ResearchReport) {
     if r.rounds.len() > 1 {
         for round in &r.rounds {
             let changed: Vec<String> = round
@@ -570,7 +603,11 @@ fn print_report(r: &ResearchReport) {
             );
         }
     }
-    say!();
+}
+
+/// Each planned constraint with its status, first quote and refutations.
+fn print_constraints(r: &ResearchReport) {
+    let ledger = &r.enrichment.ledger;
     if ledger.constraints.is_empty() {
         say!("constraints: none planned");
     } else {
@@ -610,8 +647,10 @@ fn print_report(r: &ResearchReport) {
             say!("      — {}", e.url);
         }
     }
-    say!();
+}
 
+/// The fetched candidates as a table, then the skipped results.
+fn print_candidates(r: &ResearchReport) {
     let candidates = &r.enrichment.candidates;
     if candidates.is_empty() {
         say!("candidates: none fetched ({} found)", r.search.results);
@@ -657,8 +696,10 @@ fn print_report(r: &ResearchReport) {
                 .unwrap_or_default()
         );
     }
-    say!();
+}
 
+/// The planned browser actions, or that none are needed.
+fn print_escalation(r: &ResearchReport) {
     if r.escalation.needed {
         say!(
             "escalation: {} browser action{} planned{}",
@@ -696,6 +737,10 @@ fn print_report(r: &ResearchReport) {
     } else {
         say!("escalation: none needed");
     }
+}
+
+/// The deep-research answer, when one was asked for.
+fn print_deep(r: &ResearchReport) {
     if let Some(d) = &r.deep {
         say!();
         say!("deep ({}, {}):", d.vendor, d.model);
@@ -710,6 +755,10 @@ fn print_report(r: &ResearchReport) {
             (None, None) => say!("  no text"),
         }
     }
+}
+
+/// Caveats, warnings (minus the engines-off notes), dropped rows and the closing note.
+fn print_caveats_and_warnings(r: &ResearchReport) {
     if !r.caveats.is_empty() {
         say!();
         say!("caveats:");

@@ -60,6 +60,53 @@ pub struct SearchArgs {
 }
 
 pub async fn run(args: SearchArgs) -> CmdResult {
+    let mut options = search_options(&args)?;
+    let engines = comma_list(&args.engines);
+    let setup = crate::setup::build(args.timeout, args.json).await?;
+    let ferret = &setup.ferret;
+    if !args.json && !setup.notes.is_empty() {
+        eprintln!("· {}", setup.notes.join("; "));
+    }
+
+    let mut row_warnings = Vec::new();
+    let response = if args.stdin_results {
+        let rows = read_stdin_rows(&args.query);
+        row_warnings = rows.warnings.clone();
+        if engines.is_empty() {
+            options = options.without_engines();
+        } else {
+            options = options.with_engines(engines);
+        }
+        ferret
+            .search_with_calls(&args.query, rows.calls, rows.dropped, &options)
+            .await
+            .map_err(|e| e.to_string())?
+    } else {
+        if !engines.is_empty() {
+            options = options.with_engines(engines);
+        }
+        ferret
+            .search(&args.query, &options)
+            .await
+            .map_err(|e| e.to_string())?
+    };
+
+    let mut response = response;
+    response.warnings.extend(row_warnings);
+    response.warnings.extend(setup.notes);
+    if args.present {
+        return print_presentation(&response, args.json);
+    }
+    if args.json {
+        return print_json(&response);
+    }
+    print_human(&response);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The search options the flags ask for, with a progress line per failing
+/// engine on stderr.
+fn search_options(args: &SearchArgs) -> Result<SearchOptions, String> {
     let mut options = SearchOptions::new();
     if let Some(i) = args.intent {
         options = options.with_intent(i);
@@ -93,7 +140,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         options = options.with_goggle(goggle);
     }
     let failed_once = std::sync::Mutex::new(std::collections::HashSet::new());
-    options = options.with_progress(Progress::callback(move |event| {
+    Ok(options.with_progress(Progress::callback(move |event| {
         // One line per failing engine: its later failures add nothing new.
         if let ProgressEvent::EngineFailed { engine, .. } = event {
             let mut seen = failed_once.lock().unwrap_or_else(|p| p.into_inner());
@@ -102,65 +149,34 @@ pub async fn run(args: SearchArgs) -> CmdResult {
             }
         }
         print_progress(event)
-    }));
+    })))
+}
 
-    let engines = comma_list(&args.engines);
-    let setup = crate::setup::build(args.timeout, args.json).await?;
-    let ferret = &setup.ferret;
-    if !args.json && !setup.notes.is_empty() {
-        eprintln!("· {}", setup.notes.join("; "));
+/// The rows an agent piped in, normalised; unreadable stdin counts as no
+/// rows. Each warning is also printed on stderr.
+fn read_stdin_rows(query: &str) -> ferret::core::rows::NormalizedRows {
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+        eprintln!("ferret: warning: could not read stdin: {e}");
+        text.clear();
     }
+    let rows = normalize_rows_str(&text, query);
+    for w in &rows.warnings {
+        eprintln!("ferret: warning: {w}");
+    }
+    rows
+}
 
-    let mut row_warnings = Vec::new();
-    let response = if args.stdin_results {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("ferret: warning: could not read stdin: {e}");
-            text.clear();
-        }
-        let rows = normalize_rows_str(&text, &args.query);
-        for w in &rows.warnings {
-            eprintln!("ferret: warning: {w}");
-        }
-        row_warnings = rows.warnings.clone();
-        if engines.is_empty() {
-            options = options.without_engines();
-        } else {
-            options = options.with_engines(engines);
-        }
-        ferret
-            .search_with_calls(&args.query, rows.calls, rows.dropped, &options)
-            .await
-            .map_err(|e| e.to_string())?
-    } else {
-        if !engines.is_empty() {
-            options = options.with_engines(engines);
-        }
-        ferret
-            .search(&args.query, &options)
-            .await
-            .map_err(|e| e.to_string())?
-    };
-
-    let mut response = response;
-    response.warnings.extend(row_warnings);
-    response.warnings.extend(setup.notes);
-    if args.present {
-        use ferret::evidence::presentation::{PresentOptions, present};
-        let presentation =
-            present(&response, &PresentOptions::default()).map_err(|e| e.to_string())?;
-        if args.json {
-            return print_json(&presentation);
-        }
-        for line in presentation.to_markdown().lines() {
-            say!("{line}");
-        }
-        return Ok(ExitCode::SUCCESS);
+/// `--present`: the answer-ready presentation, as JSON or Markdown.
+fn print_presentation(response: &SearchResponse, json: bool) -> CmdResult {
+    use ferret::evidence::presentation::{PresentOptions, present};
+    let presentation = present(response, &PresentOptions::default()).map_err(|e| e.to_string())?;
+    if json {
+        return print_json(&presentation);
     }
-    if args.json {
-        return print_json(&response);
+    for line in presentation.to_markdown().lines() {
+        say!("{line}");
     }
-    print_human(&response);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -203,52 +219,13 @@ fn print_human(r: &SearchResponse) {
     );
     say!();
     for (i, res) in r.results.iter().enumerate() {
-        say!("{:>2}. {}", i + 1, clip(&res.title, 100));
-        say!("    {}", res.original_url);
-        if !res.snippet.is_empty() {
-            say!("    {}", clip(&res.snippet, 160));
-        }
-        let sources: Vec<String> = res
-            .sources
-            .iter()
-            .map(|s| format!("{}#{}", s.engine, s.rank))
-            .collect();
-        say!(
-            "    [{}]  score {:.3} (rrf {:.4}, keyword {:.2}, freshness {:.2}, authority {:.2})",
-            sources.join(", "),
-            res.scores.final_score,
-            res.scores.rrf,
-            res.scores.keyword,
-            res.scores.freshness,
-            res.scores.authority
-        );
-        if !res.near_duplicates.is_empty() {
-            say!("    + {} near-duplicate(s)", res.near_duplicates.len());
-        }
-        for f in &res.flags {
-            say!("    {f}");
-        }
+        print_result(i + 1, res);
     }
     if !r.results.is_empty() {
         say!();
     }
     for e in &r.engines {
-        let status = match e.status {
-            EngineStatus::Ok => format!("ok, {} hits", e.count),
-            EngineStatus::Error => format!(
-                "error ({})",
-                e.error_kind.map(|k| k.as_str()).unwrap_or("unknown")
-            ),
-            EngineStatus::Timeout => "timeout".to_string(),
-            EngineStatus::Skipped => "skipped".to_string(),
-            EngineStatus::CircuitOpen => "circuit open".to_string(),
-        };
-        let msg = e
-            .message
-            .as_deref()
-            .map(|m| format!(" — {}", clip(m, 110)))
-            .unwrap_or_default();
-        say!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
+        print_engine(e);
     }
     if !r.discarded.is_empty() {
         say!(
@@ -275,4 +252,53 @@ fn print_human(r: &SearchResponse) {
         say!("warning: {w}");
     }
     say!("note: snippets are search diagnostics, not evidence; fetch pages to verify.");
+}
+
+/// One fused result: title, URL, snippet, sources with scores, duplicates and flags.
+fn print_result(number: usize, res: &ferret::core::SearchResult) {
+    say!("{:>2}. {}", number, clip(&res.title, 100));
+    say!("    {}", res.original_url);
+    if !res.snippet.is_empty() {
+        say!("    {}", clip(&res.snippet, 160));
+    }
+    let sources: Vec<String> = res
+        .sources
+        .iter()
+        .map(|s| format!("{}#{}", s.engine, s.rank))
+        .collect();
+    say!(
+        "    [{}]  score {:.3} (rrf {:.4}, keyword {:.2}, freshness {:.2}, authority {:.2})",
+        sources.join(", "),
+        res.scores.final_score,
+        res.scores.rrf,
+        res.scores.keyword,
+        res.scores.freshness,
+        res.scores.authority
+    );
+    if !res.near_duplicates.is_empty() {
+        say!("    + {} near-duplicate(s)", res.near_duplicates.len());
+    }
+    for f in &res.flags {
+        say!("    {f}");
+    }
+}
+
+/// One engine's line: its status, time and message.
+fn print_engine(e: &ferret::core::EngineReport) {
+    let status = match e.status {
+        EngineStatus::Ok => format!("ok, {} hits", e.count),
+        EngineStatus::Error => format!(
+            "error ({})",
+            e.error_kind.map(|k| k.as_str()).unwrap_or("unknown")
+        ),
+        EngineStatus::Timeout => "timeout".to_string(),
+        EngineStatus::Skipped => "skipped".to_string(),
+        EngineStatus::CircuitOpen => "circuit open".to_string(),
+    };
+    let msg = e
+        .message
+        .as_deref()
+        .map(|m| format!(" — {}", clip(m, 110)))
+        .unwrap_or_default();
+    say!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
 }

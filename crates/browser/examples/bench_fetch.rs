@@ -1,5 +1,5 @@
-//! Browser fetch benchmark, the same workload as the Playwright peer
-//! (`shared/bench/peers/browser_peer.py`): a local page of ≈25 KB
+//! Browser fetch benchmark, the same workload a Playwright script can run
+//! for comparison: a local page of ≈25 KB
 //! boilerplate whose `#article` JavaScript fills with ≈6 KB of text 300 ms
 //! after `load` (then sets `data-ready`). Measures cold launch, warm
 //! single-tab fetch latency, pages/s with N tabs, and peak PSS of the

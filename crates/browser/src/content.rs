@@ -1,10 +1,10 @@
 //! Shaping extracted text: `focus` paragraphs, size caps, word counts.
 
-/// Size cap of `fetch` content (seed 000).
+/// Size cap of `fetch` content.
 pub const FETCH_MAX_CHARS: usize = 60_000;
-/// Size cap of `act` detail content (seed 000).
+/// Size cap of `act` detail content.
 pub const ACT_MAX_CHARS: usize = 30_000;
-/// `focus` falls back to this many leading characters (seed 000).
+/// `focus` falls back to this many leading characters.
 pub const FOCUS_FALLBACK_CHARS: usize = 8_000;
 /// `focus` paragraphs totalling fewer characters than this fall back.
 pub const FOCUS_MIN_CHARS: usize = 200;

@@ -13,7 +13,7 @@
 //! - [`chromium`]: [`ChromiumRuntime`], the implementation on a managed or
 //!   attached Chromium.
 //! - [`pro_mode`]: the gate in front of the login partition.
-//! - [`modes`]: seed 000's `search`, `fetch`, `act`, `api` (and `status`)
+//! - [`modes`]: `search`, `fetch`, `act`, `api` (and `status`)
 //!   over any runtime, returning serde envelopes (`ferret.browser.search.v1`,
 //!   `ferret.browser.fetch.v1`, `ferret.browser.act.v1`, `ferret.browser.api.v1`,
 //!   `ferret.browser.status.v1`).
@@ -21,7 +21,7 @@
 //!   windows, date parsing, row clean-up, block / no-results detection.
 //! - [`login`]: a visible window on the persistent profile for a person to
 //!   sign in.
-//! - [`merge`]: seed 000's public + login merge (`ferret.merge.v1`): both
+//! - [`merge`]: the public + login merge (`ferret.merge.v1`): both
 //!   sides' results matched by canonical URL, kept side by side with their
 //!   provenance, `dual_sourced` marks, title `conflicts` and `isolation`.
 //! - [`procs`]: browser processes and their memory, read from `/proc`.

@@ -1,4 +1,4 @@
-//! Seed 000's public + login merge (`ferret merge --public F --login F`):
+//! The public + login merge (`ferret merge --public F --login F`):
 //! the results of an ordinary public search and of a logged-in browser
 //! search, side by side in one `ferret.merge.v1` report for analysis,
 //! without letting login data pass for public data.
@@ -42,8 +42,8 @@
 //! # Matching, conflicts, snippets
 //!
 //! Items are matched on [`canonical_url`] (with its default options). It
-//! is a superset of seed 000's rules (lowercase host, no fragment, no
-//! `utm_*`, `spm`, `fbclid`, `gclid`): it also drops a leading `www.`,
+//! lowercases the host and drops the fragment and the `utm_*`, `spm`,
+//! `fbclid` and `gclid` parameters; it also drops a leading `www.`,
 //! maps `http` to `https`, sorts the query and removes more tracking
 //! parameters. The original URL is kept on every item. An item whose URL
 //! has no canonical form (not http(s), empty) is kept, unmatched, with a
@@ -64,7 +64,7 @@
 //!
 //! # Order
 //!
-//! As in seed 000, items are grouped by canonical URL and the groups come
+//! Items are grouped by canonical URL and the groups come
 //! in order of first appearance: the public input's items in their input
 //! order, then the login input's. Within a group the public items come
 //! first, then the login items, each in input order — so a dual-sourced
@@ -72,8 +72,7 @@
 //! file's order: result rows by rank, then page bodies. The merge is a pure
 //! function of its inputs: the same inputs give the same report.
 //!
-//! Merging is not gated by pro mode (seed 000: `merge` is not gated): it
-//! reads files and opens no browser.
+//! Merging is not gated by pro mode: it reads files and opens no browser.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -91,10 +90,10 @@ use crate::serp::cut;
 /// The schema name of [`MergeReport`].
 pub const MERGE_SCHEMA: &str = "ferret.merge.v1";
 
-/// Characters of a `serp` item's snippet kept (seed 000).
+/// Characters of a `serp` item's snippet kept.
 pub const SERP_SNIPPET_CHARS: usize = 500;
 
-/// Characters of a `body` item's page text kept as its snippet (seed 000).
+/// Characters of a `body` item's page text kept as its snippet.
 pub const BODY_SNIPPET_CHARS: usize = 800;
 
 /// The schemas [`MergeInput`] accepts, and which shape each is.
@@ -700,7 +699,7 @@ pub struct MergeCounts {
     pub unmatched: usize,
 }
 
-/// What may be cached (seed 000's `isolation` block).
+/// What may be cached (the report's `isolation` block).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
     /// Every public-side item is cache eligible (`true` unless the public
@@ -770,67 +769,11 @@ this report holds login data and is for analysis only";
 /// Merge the `public` and `login` inputs. The arguments' positions decide
 /// the sides (see the module docs for provenance, matching and order).
 pub fn merge(public: &MergeInput, login: &MergeInput) -> MergeReport {
-    let mut warnings = Vec::new();
-    for (input, side) in [(public, Partition::Public), (login, Partition::Login)] {
-        if input.side != side {
-            warnings.push(format!(
-                "the {} was read as the {} side but passed as the {} input; it is treated as {}",
-                input.label,
-                side_name(input.side),
-                side_name(side),
-                side_name(side),
-            ));
-        }
-    }
-
+    let mut warnings = side_mismatch_warnings(public, login);
     let mut items: Vec<MergedItem> = Vec::with_capacity(public.items.len() + login.items.len());
     for (input, side) in [(public, Partition::Public), (login, Partition::Login)] {
-        let mut provenance_notes = ProvenanceNotes::default();
-        let mut no_canonical: Vec<String> = Vec::new();
-        for item in &input.items {
-            let provenance = item_provenance(side, &item.file_provenance, &mut provenance_notes);
-            let canonical = match canonical_url(&item.url, CanonicalOptions::default()) {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    no_canonical.push(format!(
-                        "{} #{} {:?} ({e})",
-                        item.kind.as_str(),
-                        item.rank_in_source,
-                        item.url
-                    ));
-                    None
-                }
-            };
-            let cap = item.kind.snippet_cap();
-            let snippet = cut(&item.text, cap);
-            items.push(MergedItem {
-                side,
-                kind: item.kind,
-                rank_in_source: item.rank_in_source,
-                url: item.url.clone(),
-                canonical_url: canonical,
-                final_url: item.final_url.clone(),
-                title: item.title.clone(),
-                snippet_truncated: snippet.len() < item.text.len(),
-                snippet,
-                published_at: item.published_at.clone(),
-                engines: item.engines.clone(),
-                quality: item.quality.clone(),
-                dual_sourced: false,
-                provenance,
-            });
-        }
-        provenance_notes.warn(&input.label, side, &mut warnings);
-        if !no_canonical.is_empty() {
-            warnings.push(format!(
-                "{} item(s) of the {} have no canonical URL and are kept unmatched: {}",
-                no_canonical.len(),
-                input.label,
-                no_canonical.join("; ")
-            ));
-        }
+        read_side(input, side, &mut items, &mut warnings);
     }
-
     if let (Some(p), Some(l)) = (&public.query, &login.query)
         && p.trim() != l.trim()
     {
@@ -839,24 +782,7 @@ pub fn merge(public: &MergeInput, login: &MergeInput) -> MergeReport {
         ));
     }
 
-    let groups = group(&items);
-    let mut conflicts = Vec::new();
-    let mut order = Vec::with_capacity(items.len());
-    let mut dual_urls = 0;
-    for g in &groups {
-        let dual = !g.public.is_empty() && !g.login.is_empty();
-        if dual {
-            dual_urls += 1;
-            for &i in g.public.iter().chain(&g.login) {
-                items[i].dual_sourced = true;
-            }
-            conflicts.extend(title_conflicts(&items, g));
-        }
-        order.extend(g.public.iter().chain(&g.login).copied());
-    }
-    let mut slots: Vec<Option<MergedItem>> = items.into_iter().map(Some).collect();
-    let items: Vec<MergedItem> = order.into_iter().filter_map(|i| slots[i].take()).collect();
-
+    let (items, conflicts, dual_urls) = order_and_flag(items);
     let counts = MergeCounts {
         public: public.items.len(),
         login: login.items.len(),
@@ -888,6 +814,111 @@ pub fn merge(public: &MergeInput, login: &MergeInput) -> MergeReport {
         },
         warnings,
     }
+}
+
+/// A warning for each input read as one side but passed as the other (the
+/// position wins).
+fn side_mismatch_warnings(public: &MergeInput, login: &MergeInput) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (input, side) in [(public, Partition::Public), (login, Partition::Login)] {
+        if input.side != side {
+            warnings.push(format!(
+                "the {} was read as the {} side but passed as the {} input; it is treated as {}",
+                input.label,
+                side_name(input.side),
+                side_name(side),
+                side_name(side),
+            ));
+        }
+    }
+    warnings
+}
+
+/// Append one input's items as `side`, with their provenance, canonical URL
+/// and capped snippet; warn about provenance that disagreed with the side and
+/// URLs without a canonical form.
+fn read_side(
+    input: &MergeInput,
+    side: Partition,
+    items: &mut Vec<MergedItem>,
+    warnings: &mut Vec<String>,
+) {
+    let mut provenance_notes = ProvenanceNotes::default();
+    let mut no_canonical: Vec<String> = Vec::new();
+    for item in &input.items {
+        let provenance = item_provenance(side, &item.file_provenance, &mut provenance_notes);
+        let canonical = match canonical_url(&item.url, CanonicalOptions::default()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                no_canonical.push(format!(
+                    "{} #{} {:?} ({e})",
+                    item.kind.as_str(),
+                    item.rank_in_source,
+                    item.url
+                ));
+                None
+            }
+        };
+        items.push(merged_item(item, side, canonical, provenance));
+    }
+    provenance_notes.warn(&input.label, side, warnings);
+    if !no_canonical.is_empty() {
+        warnings.push(format!(
+            "{} item(s) of the {} have no canonical URL and are kept unmatched: {}",
+            no_canonical.len(),
+            input.label,
+            no_canonical.join("; ")
+        ));
+    }
+}
+
+fn merged_item(
+    item: &InputItem,
+    side: Partition,
+    canonical_url: Option<String>,
+    provenance: Provenance,
+) -> MergedItem {
+    let snippet = cut(&item.text, item.kind.snippet_cap());
+    MergedItem {
+        side,
+        kind: item.kind,
+        rank_in_source: item.rank_in_source,
+        url: item.url.clone(),
+        canonical_url,
+        final_url: item.final_url.clone(),
+        title: item.title.clone(),
+        snippet_truncated: snippet.len() < item.text.len(),
+        snippet,
+        published_at: item.published_at.clone(),
+        engines: item.engines.clone(),
+        quality: item.quality.clone(),
+        dual_sourced: false,
+        provenance,
+    }
+}
+
+/// Put the items in group order (public before login within a group), flag
+/// the groups on both sides as dual sourced and collect their title
+/// conflicts. Returns the items, the conflicts and the dual-sourced URL count.
+fn order_and_flag(mut items: Vec<MergedItem>) -> (Vec<MergedItem>, Vec<TitleConflict>, usize) {
+    let groups = group(&items);
+    let mut conflicts = Vec::new();
+    let mut order = Vec::with_capacity(items.len());
+    let mut dual_urls = 0;
+    for g in &groups {
+        let dual = !g.public.is_empty() && !g.login.is_empty();
+        if dual {
+            dual_urls += 1;
+            for &i in g.public.iter().chain(&g.login) {
+                items[i].dual_sourced = true;
+            }
+            conflicts.extend(title_conflicts(&items, g));
+        }
+        order.extend(g.public.iter().chain(&g.login).copied());
+    }
+    let mut slots: Vec<Option<MergedItem>> = items.into_iter().map(Some).collect();
+    let items = order.into_iter().filter_map(|i| slots[i].take()).collect();
+    (items, conflicts, dual_urls)
 }
 
 /// Read both files and merge them: the whole `ferret merge --public F

@@ -1,4 +1,4 @@
-//! The four modes of seed 000 — `search`, `fetch`, `act`, `api` — plus
+//! The four browser modes — `search`, `fetch`, `act`, `api` — plus
 //! `status`, each a function over any [`BrowserRuntime`] returning a serde
 //! envelope with a `schema` field and the provenance fields. The CLI
 //! (`ferret browser …`) prints these envelopes.
@@ -25,10 +25,10 @@ use crate::scripts;
 use crate::serp::{self, RawRow, SerpDropped, SerpEngine, SerpRow, SerpStatus, TimeWindow};
 
 /// Responses of `api` longer than this many characters are truncated
-/// (seed 000: 100 KB).
+/// (about 100 KB).
 pub const API_MAX_CHARS: usize = 100_000;
 
-/// Results per search by default (seed 000).
+/// Results per search by default.
 pub const DEFAULT_N: usize = 8;
 
 /// `search`: which engine, how many, which window.
@@ -116,7 +116,7 @@ pub struct SearchOutput {
     pub count: usize,
     /// Rows left out and why.
     pub dropped: SerpDropped,
-    /// The seed's selectors matched nothing and any `h2 a, h3 a` was used.
+    /// The engine's row selectors matched nothing and any `h2 a, h3 a` was used.
     pub fallback_selectors: bool,
     /// The window that was applied.
     pub window: Option<TimeWindow>,
@@ -218,7 +218,7 @@ pub async fn search(
 pub struct FetchRequest {
     /// The page.
     pub url: String,
-    /// Keep only paragraphs with this keyword (seed 000's `--focus`).
+    /// Keep only paragraphs with this keyword (`--focus`).
     pub focus: Option<String>,
     /// Cap on `content` (default 60 000 characters).
     pub max_chars: usize,

@@ -1,6 +1,5 @@
-//! Pro mode: the gate in front of the login partition (seed 000's
-//! "专业搜索模式", off by default). The state is `{enabled, enabled_at}` in
-//! `<FERRET_HOME>/pro-mode.json`; a missing or corrupt file counts as off.
+//! Pro mode: the gate in front of the login partition, off by default. The
+//! state is `{enabled, enabled_at}` in `<FERRET_HOME>/pro-mode.json`; a missing or corrupt file counts as off.
 //! Only a person turns it on (`ferret pro enable`); agents must not.
 
 use std::path::{Path, PathBuf};

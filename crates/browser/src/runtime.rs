@@ -104,7 +104,7 @@ pub struct TaskSpaceSpec {
 }
 
 impl TaskSpaceSpec {
-    /// The default space name (seed 000's `--task-space` default).
+    /// The default space name (`--task-space` when not given).
     pub const DEFAULT_NAME: &'static str = "ferret";
     /// Default tab bound.
     pub const DEFAULT_MAX_TABS: usize = 4;
@@ -120,7 +120,7 @@ impl TaskSpaceSpec {
     }
 
     /// The space for repeated work on one site: `site:<host>`, kept
-    /// (seed 000's `--site`).
+    /// (`--site`).
     pub fn for_site(host: &str) -> Self {
         TaskSpaceSpec {
             name: format!("site:{host}"),
@@ -254,7 +254,7 @@ pub struct RenderedPage {
     /// `document.title`.
     pub title: String,
     /// The main text: the semantic container with the longest innerText
-    /// after boilerplate is removed (seed 000), or the body's text.
+    /// after boilerplate is removed, or the body's text.
     pub main_text: String,
     /// Which container the main text came from (`article`, `main`, `body` …).
     pub main_source: String,

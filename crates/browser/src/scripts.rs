@@ -46,8 +46,9 @@ function (p) {
 "#;
 
 /// Read a rendered page: URL, title, body text, the rendered HTML (before
-/// anything is removed), then the main text: boilerplate removed (seed 000's
-/// list), the semantic container with the longest innerText, else the body.
+/// anything is removed), then the main text: boilerplate removed (nav,
+/// header, footer, asides, ads, comments, sidebars), the semantic container
+/// with the longest innerText, else the body.
 pub(crate) const READ: &str = r#"
 function (p) {
   const out = {url: location.href, title: document.title || ''};

@@ -228,7 +228,7 @@ fn same_url_with_tracking_and_fragment_is_one_dual_sourced_pair() {
 }
 
 #[test]
-fn every_seed_tracking_rule_makes_a_match() {
+fn every_basic_tracking_rule_makes_a_match() {
     let base = "https://news.example.com/a/b?id=1";
     let variants = [
         "https://NEWS.Example.com/a/b?id=1",

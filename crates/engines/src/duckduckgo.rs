@@ -12,7 +12,7 @@
 //! - the anomaly / challenge page → [`BotDetected`](EngineError::BotDetected)
 //!   (an explicit captcha → [`Captcha`](EngineError::Captcha)). When the
 //!   query used `site:`, the message says DuckDuckGo rejects `site:` queries
-//!   from automated clients (cline-search-orchestrator measured 100 %), and
+//!   from automated clients (in practice every one is refused), and
 //!   to retry with plain keywords;
 //! - DuckDuckGo's "No results" page, or an empty result list → `Ok` with no
 //!   hits;
@@ -147,7 +147,7 @@ impl DuckDuckGoBuilder {
 impl DuckDuckGoEngine {
     /// The HTML endpoint's host.
     pub const DEFAULT_BASE_URL: &'static str = "https://html.duckduckgo.com";
-    /// Results per page (cline-search-orchestrator's cap).
+    /// Results per page.
     pub const MAX_RESULTS: usize = 10;
 
     /// A builder with the defaults.

@@ -3,7 +3,7 @@
 //! produced, fixtures.
 //!
 //! The engine does no parsing of its own: rows are normalised by
-//! [`ferret_core::rows`] (agbrowse's envelopes and field aliases, dropped
+//! [`ferret_core::rows`] (the accepted envelopes and field aliases, dropped
 //! rows with reasons) and [`RowsEngine::from_normalized`] turns the result
 //! into engines — one per engine the rows name, `rows` for rows that name
 //! none. Each serves its hits for any valid query, in their order, ranked

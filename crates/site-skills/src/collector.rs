@@ -1,6 +1,6 @@
 //! The pagination collector: runs a list tool, scrolls with the package's
 //! scroll tool, runs it again, and keeps every distinct item until `limit`
-//! is reached or the list stops growing (socai's host loop).
+//! is reached or the list stops growing.
 //!
 //! - `limit` defaults to 100 and is clamped to `1..=max_limit`;
 //! - at most 40 rounds; stop after 4 rounds in a row without a new item, or

@@ -41,7 +41,7 @@
 //!   boolean / array / object) and `returns` (`{type, description}`). An IIFE
 //!   bundle names its table with `binding` + `callable` (both or neither);
 //!   otherwise the script is one (async) function called with the args.
-//! - Two optional fields beyond socai's contract: `action: true` marks a tool
+//! - Two optional tool fields: `action: true` marks a tool
 //!   that acts on the page, and `pagination: {"scrollTool": "<tool>"}` makes
 //!   the host collect a list tool (returns an array, declares an integer
 //!   `limit`) across scrolls.

@@ -287,6 +287,57 @@ fn read_inside(root: &Path, relative: &str, limit: u64) -> Result<Vec<u8>, Viola
     if let Some((rule, message)) = path_problem(relative) {
         return Err(Violation::new(relative, "", rule, message));
     }
+    let target = resolve_inside(root, relative)?;
+    let meta = fs::metadata(&target).map_err(|e| unreadable(relative, e))?;
+    if !meta.is_file() {
+        return Err(Violation::new(
+            relative,
+            "",
+            Rule::NotAFile,
+            format!("{relative:?} is not a regular file"),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(too_large(relative, meta.len(), limit));
+    }
+    read_capped(&target, relative, limit)
+}
+
+/// The real path of `relative` under `root`, following symbolic links on the
+/// way; an error when it does not exist or a link leads out of `root`.
+fn resolve_inside(root: &Path, relative: &str) -> Result<PathBuf, Violation> {
+    let (current, through_link) = walk_segments(root, relative)?;
+    let target = if through_link {
+        fs::canonicalize(&current).map_err(|e| {
+            Violation::new(
+                relative,
+                "",
+                Rule::MissingFile,
+                format!("{relative:?} is a symbolic link that leads nowhere: {e}"),
+            )
+        })?
+    } else {
+        current
+    };
+    if !target.starts_with(root) {
+        return Err(Violation::new(
+            relative,
+            "",
+            Rule::SymlinkEscape,
+            format!(
+                "{relative:?} is a symbolic link to {} outside the package; copy the file into \
+                 the package instead",
+                target.display()
+            ),
+        ));
+    }
+    Ok(target)
+}
+
+/// Join `relative` onto `root` one segment at a time, noting whether any
+/// segment is a symbolic link. A missing segment is an error unless a link
+/// came first (canonicalising then reports where the link leads).
+fn walk_segments(root: &Path, relative: &str) -> Result<(PathBuf, bool), Violation> {
     let mut current = root.to_path_buf();
     let mut through_link = false;
     for segment in relative.split('/') {
@@ -305,67 +356,28 @@ fn read_inside(root: &Path, relative: &str, limit: u64) -> Result<Vec<u8>, Viola
             Err(_) => break,
         }
     }
-    let target = if through_link {
-        match fs::canonicalize(&current) {
-            Ok(t) => t,
-            Err(e) => {
-                return Err(Violation::new(
-                    relative,
-                    "",
-                    Rule::MissingFile,
-                    format!("{relative:?} is a symbolic link that leads nowhere: {e}"),
-                ));
-            }
-        }
-    } else {
-        current
-    };
-    if !target.starts_with(root) {
-        return Err(Violation::new(
-            relative,
-            "",
-            Rule::SymlinkEscape,
-            format!(
-                "{relative:?} is a symbolic link to {} outside the package; copy the file into \
-                 the package instead",
-                target.display()
-            ),
-        ));
-    }
-    let meta = fs::metadata(&target).map_err(|e| {
-        Violation::new(
-            relative,
-            "",
-            Rule::Unreadable,
-            format!("cannot read {relative:?}: {e}"),
-        )
-    })?;
-    if !meta.is_file() {
-        return Err(Violation::new(
-            relative,
-            "",
-            Rule::NotAFile,
-            format!("{relative:?} is not a regular file"),
-        ));
-    }
-    if meta.len() > limit {
-        return Err(too_large(relative, meta.len(), limit));
-    }
-    let unreadable = |e: std::io::Error| {
-        Violation::new(
-            relative,
-            "",
-            Rule::Unreadable,
-            format!("cannot read {relative:?}: {e}"),
-        )
-    };
-    let file = fs::File::open(&target).map_err(unreadable)?;
+    Ok((current, through_link))
+}
+
+/// Read at most `limit` bytes of `target`: a file that grew past the limit
+/// since it was measured is still refused.
+fn read_capped(target: &Path, relative: &str, limit: u64) -> Result<Vec<u8>, Violation> {
+    let file = fs::File::open(target).map_err(|e| unreadable(relative, e))?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
+        .map_err(|e| unreadable(relative, e))?;
     if bytes.len() as u64 > limit {
         return Err(too_large(relative, bytes.len() as u64, limit));
     }
     Ok(bytes)
+}
+
+fn unreadable(relative: &str, e: std::io::Error) -> Violation {
+    Violation::new(
+        relative,
+        "",
+        Rule::Unreadable,
+        format!("cannot read {relative:?}: {e}"),
+    )
 }

@@ -34,7 +34,7 @@ use crate::script::{exception_reason, tool_expression};
 
 /// The task space the tools use unless told otherwise.
 pub const DEFAULT_SPACE: &str = "site-skills";
-/// navigate_site's budget (socai: 60 s).
+/// navigate_site's budget: 60 s.
 pub const NAVIGATE_TIMEOUT: Duration = Duration::from_secs(60);
 /// A page tool's budget.
 pub const TOOL_TIMEOUT: Duration = Duration::from_secs(60);

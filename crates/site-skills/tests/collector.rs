@@ -1,5 +1,5 @@
 //! The pagination collector's rules without a browser: identity keys in
-//! socai's order, merging repeats, and the stop conditions of the loop (run
+//! their priority order, merging repeats, and the stop conditions of the loop (run
 //! on a paused clock; the browser test runs it on a real page).
 
 use std::cell::RefCell;
@@ -72,7 +72,7 @@ fn an_item_set_counts_new_items_and_merges() {
 }
 
 #[test]
-fn the_defaults_are_socai_s() {
+fn the_default_loop_limits_and_waits() {
     let c = CollectorConfig::default();
     assert_eq!(c.max_rounds, 40);
     assert_eq!(c.max_stalls, 4);

@@ -77,26 +77,28 @@ fn a_minimal_package_loads_with_its_script() {
     assert!(!p.covers_host("example.org"));
 }
 
+/// A LinkedIn manifest from the shared test data (its location there is fixed
+/// by that data set), with eleven tools.
+const LINKEDIN_MANIFEST: &str = "seed-data/socai/linkedin.manifest.json";
+
 #[test]
-fn the_real_linkedin_manifest_is_valid() {
+fn a_real_world_linkedin_manifest_is_valid() {
     let Some(shared) = support::shared_dir() else {
         return;
     };
-    let manifest: Value = serde_json::from_slice(
-        &std::fs::read(shared.join("seed-data/socai/linkedin.manifest.json")).unwrap(),
-    )
-    .unwrap();
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(shared.join(LINKEDIN_MANIFEST)).unwrap()).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let dir = write_package(
         tmp.path(),
         "linkedin",
         &manifest,
         &[
-            ("page_scripts.js", b"window.SocaiLinkedInPageScripts = {};"),
+            ("page_scripts.js", b"window.LinkedInPageScripts = {};"),
             ("knowledge.md", b"# LinkedIn\n"),
         ],
     );
-    let p = load(&dir).expect("socai's LinkedIn manifest fits the contract");
+    let p = load(&dir).expect("the LinkedIn manifest fits the contract");
     assert_eq!(p.manifest().browser_tools.len(), 11);
     assert!(p.covers_host("www.linkedin.com"));
     assert!(p.covers_host("linkedin.com"));

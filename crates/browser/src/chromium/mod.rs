@@ -2,13 +2,20 @@
 //! from a path, its own profile folder per launch) or an attached one (a
 //! running browser's CDP endpoint).
 //!
-//! Robustness rules (see `CHROMIUM.md` in the shared notes):
-//! - the CDP handler is driven by its own task for the browser's whole life;
+//! Robustness rules — a browser can hang, crash or be killed at any moment,
+//! and none of that may hang a caller or leave a process behind:
+//! - the CDP handler is driven by its own task for the browser's whole life
+//!   (an undriven handler stalls every call);
 //! - every CDP call runs under `tokio::time::timeout`, and every operation
 //!   races a death watch on the browser process, so a killed browser fails
 //!   the call with [`BrowserError::BrowserDied`] at once;
 //! - a dead browser is torn down (handler aborted, process group killed) and
 //!   the next call launches a new one;
+//! - a managed browser runs in its own process group, and its stderr is
+//!   drained for its whole life (a full pipe would block it);
+//! - request interception is turned on per page, so an attached browser's
+//!   other tabs are never paused; JavaScript dialogs are accepted at once (an
+//!   open dialog blocks every evaluation);
 //! - shutdown closes the browser, kills its process group and deletes the
 //!   temporary profile.
 
@@ -774,6 +781,75 @@ async fn wait_in(tab: &Tab, wait: &WaitFor, budget: Duration) -> Result<bool, Br
     }
 }
 
+/// One render's time: its start, its whole budget and the floor of each CDP
+/// call.
+struct RenderClock {
+    start: Instant,
+    /// Requests blocked from here on belong to this render.
+    blocked_since: std::time::Instant,
+    budget: Duration,
+    call_timeout: Duration,
+}
+
+impl RenderClock {
+    /// What is left of the budget.
+    fn left(&self) -> Duration {
+        self.budget.saturating_sub(self.start.elapsed())
+    }
+}
+
+/// Navigate `tab` to `url`, wait as `options` ask and read the page — the
+/// wait and the read in one evaluation when the wait can run in the page.
+async fn render_on_tab(
+    tab: &Tab,
+    url: &str,
+    options: &RenderOptions,
+    clock: &RenderClock,
+    egress: Option<&EgressProxy>,
+    provenance: Provenance,
+) -> Result<RenderedPage, BrowserError> {
+    goto(tab, url, clock.left(), egress).await?;
+    let left = clock.left();
+    let met = match &options.wait {
+        // One round trip: wait and read in the same evaluation.
+        WaitFor::DomReady | WaitFor::Load | WaitFor::Selector { .. } => None,
+        other => Some(wait_in(tab, other, left).await?),
+    };
+    let read_arg = json!({"include_html": options.include_html, "clean": true});
+    let expression = |left: Duration| match met {
+        Some(_) => scripts::call(scripts::READ, &read_arg),
+        None => format!(
+            "{}.then(w => Object.assign({}, {{met: w.met}}))",
+            scripts::call(scripts::WAIT, &wait_arg(&options.wait, left)),
+            scripts::call(scripts::READ, &read_arg)
+        ),
+    };
+    let read = evaluate_across_navigation(
+        &tab.page,
+        &expression,
+        clock.left(),
+        clock.call_timeout,
+        "reading the page",
+    )
+    .await?;
+    let final_url = str_field(&read, "url");
+    let met = met.unwrap_or_else(|| read.get("met").and_then(Value::as_bool).unwrap_or(false));
+    Ok(RenderedPage {
+        requested_url: url.to_string(),
+        http_status: tab.state.document_status(&final_url),
+        final_url,
+        title: str_field(&read, "title"),
+        main_text: str_field(&read, "main_text"),
+        main_source: str_field(&read, "main_source"),
+        body_text: str_field(&read, "body_text"),
+        html: read.get("html").and_then(Value::as_str).map(str::to_string),
+        wait_satisfied: met,
+        blocked: blocked_during(tab, egress, clock.blocked_since),
+        elapsed_ms: clock.start.elapsed().as_millis() as u64,
+        provenance,
+    })
+}
+
 /// Navigate `tab` to `url` within `budget`; a guard-blocked main document
 /// becomes [`BrowserError::Blocked`].
 async fn goto(
@@ -984,8 +1060,12 @@ impl BrowserRuntime for ChromiumRuntime {
             .unwrap_or(self.inner.config.page_load_timeout);
         let call_timeout = self.inner.config.call_timeout;
         self.run(&format!("render {url}"), |session| async move {
-            let start = Instant::now();
-            let render_started = std::time::Instant::now();
+            let clock = RenderClock {
+                start: Instant::now(),
+                blocked_since: std::time::Instant::now(),
+                budget,
+                call_timeout,
+            };
             // The browser that serves this render, not the one configured:
             // auto may have fallen back to the attached browser.
             let provenance = self.provenance_of(session.kind);
@@ -1000,56 +1080,14 @@ impl BrowserRuntime for ChromiumRuntime {
                 after: budget,
             })??;
             let tab = lease.tab();
-            let outcome = async {
-                goto(
-                    tab,
-                    url,
-                    budget.saturating_sub(start.elapsed()),
-                    session.egress.as_ref(),
-                )
-                .await?;
-                let left = budget.saturating_sub(start.elapsed());
-                let met = match &options.wait {
-                    // One round trip: wait and read in the same evaluation.
-                    WaitFor::DomReady | WaitFor::Load | WaitFor::Selector { .. } => None,
-                    other => Some(wait_in(tab, other, left).await?),
-                };
-                let read_arg = json!({"include_html": options.include_html, "clean": true});
-                let expression = |left: Duration| match met {
-                    Some(_) => scripts::call(scripts::READ, &read_arg),
-                    None => format!(
-                        "{}.then(w => Object.assign({}, {{met: w.met}}))",
-                        scripts::call(scripts::WAIT, &wait_arg(&options.wait, left)),
-                        scripts::call(scripts::READ, &read_arg)
-                    ),
-                };
-                let left = budget.saturating_sub(start.elapsed());
-                let read = evaluate_across_navigation(
-                    &tab.page,
-                    &expression,
-                    left,
-                    call_timeout,
-                    "reading the page",
-                )
-                .await?;
-                let final_url = str_field(&read, "url");
-                let met = met
-                    .unwrap_or_else(|| read.get("met").and_then(Value::as_bool).unwrap_or(false));
-                Ok::<_, BrowserError>(RenderedPage {
-                    requested_url: url.to_string(),
-                    http_status: tab.state.document_status(&final_url),
-                    final_url,
-                    title: str_field(&read, "title"),
-                    main_text: str_field(&read, "main_text"),
-                    main_source: str_field(&read, "main_source"),
-                    body_text: str_field(&read, "body_text"),
-                    html: read.get("html").and_then(Value::as_str).map(str::to_string),
-                    wait_satisfied: met,
-                    blocked: blocked_during(tab, session.egress.as_ref(), render_started),
-                    elapsed_ms: start.elapsed().as_millis() as u64,
-                    provenance,
-                })
-            }
+            let outcome = render_on_tab(
+                tab,
+                url,
+                options,
+                &clock,
+                session.egress.as_ref(),
+                provenance,
+            )
             .await;
             match &outcome {
                 Ok(_)

@@ -235,23 +235,7 @@ pub(crate) async fn launch(
         path: executable.to_path_buf(),
         message,
     };
-    let profile = match &config.profile {
-        Profile::Ephemeral => ProfileDir::Temp(
-            tempfile::Builder::new()
-                .prefix("ferret-chromium-")
-                .tempdir()
-                .map_err(|e| failed(format!("could not create a temporary profile: {e}")))?,
-        ),
-        Profile::Persistent { dir } => {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                failed(format!(
-                    "could not create the profile folder {}: {e}",
-                    dir.display()
-                ))
-            })?;
-            ProfileDir::Kept(dir.clone())
-        }
-    };
+    let profile = profile_dir(&config.profile).map_err(failed)?;
     let crash_dir = match &profile {
         ProfileDir::Temp(t) => t.path().join("ferret-crash"),
         ProfileDir::Kept(dir) => dir.join("Crash Reports"),
@@ -272,30 +256,9 @@ pub(crate) async fn launch(
     let tail = Arc::new(Mutex::new(VecDeque::new()));
     let (ws_tx, ws_rx) = tokio::sync::oneshot::channel::<String>();
     if let Some(stderr) = child.stderr.take() {
-        let tail = tail.clone();
-        // Drain stderr for the browser's whole life (a full pipe would block
-        // it); hand over the DevTools address when it appears.
-        tokio::spawn(async move {
-            let mut lines = BufReader::new(stderr).lines();
-            let mut ws_tx = Some(ws_tx);
-            while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(at) = line.find("ws://")
-                    && let Some(tx) = ws_tx.take()
-                {
-                    let _ = tx.send(line[at..].trim().to_string());
-                    continue;
-                }
-                tracing::trace!(target: "ferret_browser::chromium", "{line}");
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() >= 12 {
-                        t.pop_front();
-                    }
-                    t.push_back(line);
-                }
-            }
-        });
+        tokio::spawn(drain_stderr(stderr, tail.clone(), ws_tx));
     }
-    let mut launched = Launched {
+    let launched = Launched {
         child,
         pid,
         ws_url: String::new(),
@@ -303,7 +266,64 @@ pub(crate) async fn launch(
         crash_dir,
         stderr_tail: tail,
     };
-    match tokio::time::timeout(config.launch_timeout, ws_rx).await {
+    await_devtools(launched, config.launch_timeout, ws_rx)
+        .await
+        .map_err(failed)
+}
+
+/// The profile folder for a launch: a fresh temporary one, or the persistent
+/// folder (created when missing). The error is the failure's message.
+fn profile_dir(profile: &Profile) -> Result<ProfileDir, String> {
+    match profile {
+        Profile::Ephemeral => tempfile::Builder::new()
+            .prefix("ferret-chromium-")
+            .tempdir()
+            .map(ProfileDir::Temp)
+            .map_err(|e| format!("could not create a temporary profile: {e}")),
+        Profile::Persistent { dir } => {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                format!("could not create the profile folder {}: {e}", dir.display())
+            })?;
+            Ok(ProfileDir::Kept(dir.clone()))
+        }
+    }
+}
+
+/// Drain stderr for the browser's whole life (a full pipe would block it);
+/// hand over the DevTools address when it appears and keep the last lines
+/// for error messages.
+async fn drain_stderr(
+    stderr: tokio::process::ChildStderr,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    ws_tx: tokio::sync::oneshot::Sender<String>,
+) {
+    let mut lines = BufReader::new(stderr).lines();
+    let mut ws_tx = Some(ws_tx);
+    while let Ok(Some(line)) = lines.next_line().await {
+        if let Some(at) = line.find("ws://")
+            && let Some(tx) = ws_tx.take()
+        {
+            let _ = tx.send(line[at..].trim().to_string());
+            continue;
+        }
+        tracing::trace!(target: "ferret_browser::chromium", "{line}");
+        if let Ok(mut t) = tail.lock() {
+            if t.len() >= 12 {
+                t.pop_front();
+            }
+            t.push_back(line);
+        }
+    }
+}
+
+/// Wait up to `timeout` for the DevTools address; on failure the browser is
+/// killed and the error is the failure's message (with its stderr tail).
+async fn await_devtools(
+    mut launched: Launched,
+    timeout: Duration,
+    ws_rx: tokio::sync::oneshot::Receiver<String>,
+) -> Result<Launched, String> {
+    match tokio::time::timeout(timeout, ws_rx).await {
         Ok(Ok(ws)) => {
             launched.ws_url = ws;
             Ok(launched)
@@ -314,16 +334,16 @@ pub(crate) async fn launch(
             let status = launched.exited().unwrap_or_default();
             let tail = launched.stderr_tail();
             launched.kill().await;
-            Err(failed(format!("{status}; stderr: {tail}")))
+            Err(format!("{status}; stderr: {tail}"))
         }
         Err(_) => {
             let tail = launched.stderr_tail();
             launched.kill().await;
-            Err(failed(format!(
+            Err(format!(
                 "no DevTools address within {} ms (running as root needs --no-sandbox, which \
                  Ferret adds itself); stderr: {tail}",
-                config.launch_timeout.as_millis()
-            )))
+                timeout.as_millis()
+            ))
         }
     }
 }

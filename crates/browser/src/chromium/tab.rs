@@ -20,6 +20,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
 use chromiumoxide::cdp::browser_protocol::page::{
     EventJavascriptDialogOpening, HandleJavaScriptDialogParams,
 };
+use chromiumoxide::listeners::EventStream;
 use ferret_core::guard::UrlGuard;
 use futures::StreamExt;
 use tokio::task::JoinHandle;
@@ -143,122 +144,182 @@ impl Tab {
         guard: UrlGuard,
         call_timeout: Duration,
     ) -> Result<Tab, BrowserError> {
-        let cdp = |e| BrowserError::cdp("subscribing to page events", e);
-        let mut paused = page
-            .event_listener::<EventRequestPaused>()
-            .await
-            .map_err(cdp)?;
-        let mut sent = page
-            .event_listener::<EventRequestWillBeSent>()
-            .await
-            .map_err(cdp)?;
-        let mut finished = page
-            .event_listener::<EventLoadingFinished>()
-            .await
-            .map_err(cdp)?;
-        let mut failed = page
-            .event_listener::<EventLoadingFailed>()
-            .await
-            .map_err(cdp)?;
-        let mut responses = page
-            .event_listener::<EventResponseReceived>()
-            .await
-            .map_err(cdp)?;
-        let mut dialogs = page
-            .event_listener::<EventJavascriptDialogOpening>()
-            .await
-            .map_err(cdp)?;
+        let events = PageEvents::subscribe(&page).await?;
         let state = Arc::new(TabState::new());
-        let st = state.clone();
-        let pg = page.clone();
-        let watcher = tokio::spawn(async move {
-            // Request ids that finished before their start event was seen
-            // (events arrive on separate streams).
-            let mut early_done: HashSet<String> = HashSet::new();
-            loop {
-                tokio::select! {
-                    // Start events before end events when both are ready.
-                    biased;
-                    ev = paused.next() => {
-                        let Some(ev) = ev else { break };
-                        let url = ev.request.url.clone();
-                        let verdict = if is_local_scheme(&url) { Ok(()) } else { guard.check(&url).map(|_| ()) };
-                        let page = pg.clone();
-                        let id = ev.request_id.clone();
-                        match verdict {
-                            Ok(()) => {
-                                tokio::spawn(async move {
-                                    let _ = tokio::time::timeout(call_timeout, page.execute(ContinueRequestParams::new(id))).await;
-                                });
-                            }
-                            Err(err) => {
-                                tracing::debug!(target: "ferret_browser::guard", url = %url, reason = %err.reason, "request blocked");
-                                if let Ok(mut b) = st.blocked.lock() {
-                                    b.push(BlockedRequest { url, reason: err.reason, resource_type: resource_name(&ev.resource_type) });
-                                }
-                                tokio::spawn(async move {
-                                    let _ = tokio::time::timeout(call_timeout, page.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient))).await;
-                                });
-                            }
-                        }
-                    }
-                    ev = sent.next() => {
-                        let Some(ev) = ev else { break };
-                        let id = ev.request_id.inner().clone();
-                        // A redirect re-sends the same id; it is still one request.
-                        if !early_done.remove(&id)
-                            && let Ok(mut s) = st.inflight.lock() { s.insert(id); }
-                        st.touch();
-                    }
-                    ev = finished.next() => {
-                        let Some(ev) = ev else { break };
-                        end_request(&st, &mut early_done, ev.request_id.inner());
-                    }
-                    ev = failed.next() => {
-                        let Some(ev) = ev else { break };
-                        end_request(&st, &mut early_done, ev.request_id.inner());
-                    }
-                    ev = dialogs.next() => {
-                        // alert / confirm / prompt / beforeunload would block
-                        // the page (and every evaluation) until answered.
-                        let Some(ev) = ev else { break };
-                        tracing::debug!(target: "ferret_browser", message = %ev.message, "dialog accepted");
-                        let page = pg.clone();
-                        tokio::spawn(async move {
-                            let _ = tokio::time::timeout(call_timeout, page.execute(HandleJavaScriptDialogParams::new(true))).await;
-                        });
-                    }
-                    ev = responses.next() => {
-                        let Some(ev) = ev else { break };
-                        if ev.r#type == ResourceType::Document
-                            && let (Ok(mut d), Ok(status)) = (st.documents.lock(), u16::try_from(ev.response.status)) {
-                                d.push((ev.response.url.clone(), status));
-                            }
-                    }
-                }
-            }
-        });
-        let enable = FetchEnableParams::builder()
-            .pattern(RequestPattern::builder().url_pattern("*").build())
-            .build();
-        match tokio::time::timeout(call_timeout, page.execute(enable)).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => {
-                watcher.abort();
-                return Err(BrowserError::cdp("enabling request interception", e));
-            }
-            Err(_) => {
-                watcher.abort();
-                return Err(BrowserError::Timeout {
-                    operation: "enabling request interception".into(),
-                    after: call_timeout,
-                });
-            }
+        let watcher = tokio::spawn(events.run(Watcher {
+            page: page.clone(),
+            state: state.clone(),
+            guard,
+            call_timeout,
+        }));
+        if let Err(e) = enable_interception(&page, call_timeout).await {
+            watcher.abort();
+            return Err(e);
         }
         Ok(Tab {
             page,
             state,
             watcher,
         })
+    }
+}
+
+/// Turn request interception on for `page`: every request pauses until the
+/// watcher continues or fails it.
+async fn enable_interception(page: &Page, call_timeout: Duration) -> Result<(), BrowserError> {
+    let enable = FetchEnableParams::builder()
+        .pattern(RequestPattern::builder().url_pattern("*").build())
+        .build();
+    match tokio::time::timeout(call_timeout, page.execute(enable)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(BrowserError::cdp("enabling request interception", e)),
+        Err(_) => Err(BrowserError::Timeout {
+            operation: "enabling request interception".into(),
+            after: call_timeout,
+        }),
+    }
+}
+
+/// The page event streams a tab's watcher reads.
+struct PageEvents {
+    paused: EventStream<EventRequestPaused>,
+    sent: EventStream<EventRequestWillBeSent>,
+    finished: EventStream<EventLoadingFinished>,
+    failed: EventStream<EventLoadingFailed>,
+    responses: EventStream<EventResponseReceived>,
+    dialogs: EventStream<EventJavascriptDialogOpening>,
+}
+
+/// What the watcher acts with: the page, the shared state, the guard.
+struct Watcher {
+    page: Page,
+    state: Arc<TabState>,
+    guard: UrlGuard,
+    call_timeout: Duration,
+}
+
+impl PageEvents {
+    async fn subscribe(page: &Page) -> Result<Self, BrowserError> {
+        let cdp = |e| BrowserError::cdp("subscribing to page events", e);
+        Ok(PageEvents {
+            paused: page.event_listener().await.map_err(cdp)?,
+            sent: page.event_listener().await.map_err(cdp)?,
+            finished: page.event_listener().await.map_err(cdp)?,
+            failed: page.event_listener().await.map_err(cdp)?,
+            responses: page.event_listener().await.map_err(cdp)?,
+            dialogs: page.event_listener().await.map_err(cdp)?,
+        })
+    }
+
+    /// Read every stream until one ends (the page is gone).
+    async fn run(mut self, w: Watcher) {
+        // Request ids that finished before their start event was seen
+        // (events arrive on separate streams).
+        let mut early_done: HashSet<String> = HashSet::new();
+        loop {
+            tokio::select! {
+                // Start events before end events when both are ready.
+                biased;
+                ev = self.paused.next() => {
+                    let Some(ev) = ev else { break };
+                    w.on_paused(&ev);
+                }
+                ev = self.sent.next() => {
+                    let Some(ev) = ev else { break };
+                    let id = ev.request_id.inner().clone();
+                    // A redirect re-sends the same id; it is still one request.
+                    if !early_done.remove(&id)
+                        && let Ok(mut s) = w.state.inflight.lock() { s.insert(id); }
+                    w.state.touch();
+                }
+                ev = self.finished.next() => {
+                    let Some(ev) = ev else { break };
+                    end_request(&w.state, &mut early_done, ev.request_id.inner());
+                }
+                ev = self.failed.next() => {
+                    let Some(ev) = ev else { break };
+                    end_request(&w.state, &mut early_done, ev.request_id.inner());
+                }
+                ev = self.dialogs.next() => {
+                    let Some(ev) = ev else { break };
+                    w.on_dialog(&ev);
+                }
+                ev = self.responses.next() => {
+                    let Some(ev) = ev else { break };
+                    w.on_response(&ev);
+                }
+            }
+        }
+    }
+}
+
+impl Watcher {
+    /// A paused request: continue it when the guard allows its URL, else
+    /// fail it and record it as blocked.
+    fn on_paused(&self, ev: &EventRequestPaused) {
+        let url = ev.request.url.clone();
+        let verdict = if is_local_scheme(&url) {
+            Ok(())
+        } else {
+            self.guard.check(&url).map(|_| ())
+        };
+        let page = self.page.clone();
+        let id = ev.request_id.clone();
+        let call_timeout = self.call_timeout;
+        match verdict {
+            Ok(()) => {
+                tokio::spawn(async move {
+                    let _ = tokio::time::timeout(
+                        call_timeout,
+                        page.execute(ContinueRequestParams::new(id)),
+                    )
+                    .await;
+                });
+            }
+            Err(err) => {
+                tracing::debug!(target: "ferret_browser::guard", url = %url, reason = %err.reason, "request blocked");
+                if let Ok(mut b) = self.state.blocked.lock() {
+                    b.push(BlockedRequest {
+                        url,
+                        reason: err.reason,
+                        resource_type: resource_name(&ev.resource_type),
+                    });
+                }
+                tokio::spawn(async move {
+                    let _ = tokio::time::timeout(
+                        call_timeout,
+                        page.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)),
+                    )
+                    .await;
+                });
+            }
+        }
+    }
+
+    /// alert / confirm / prompt / beforeunload would block the page (and
+    /// every evaluation) until answered: accept it.
+    fn on_dialog(&self, ev: &EventJavascriptDialogOpening) {
+        tracing::debug!(target: "ferret_browser", message = %ev.message, "dialog accepted");
+        let page = self.page.clone();
+        let call_timeout = self.call_timeout;
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(
+                call_timeout,
+                page.execute(HandleJavaScriptDialogParams::new(true)),
+            )
+            .await;
+        });
+    }
+
+    /// Remember each document response's status.
+    fn on_response(&self, ev: &EventResponseReceived) {
+        if ev.r#type == ResourceType::Document
+            && let (Ok(mut d), Ok(status)) = (
+                self.state.documents.lock(),
+                u16::try_from(ev.response.status),
+            )
+        {
+            d.push((ev.response.url.clone(), status));
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! [`CacheKey`]: what makes two engine calls "the same" for a cache.
 //!
-//! argo's recipe, extended to every request option: the SHA-256 of
+//! Every request option takes part: the SHA-256 of
 //! `v1|search|<normalised query>|<engine>|<site>|<mode>|<freshness>|<intent>|<max_results>|<language>`,
 //! hex, first 32 characters. The query is normalised ([`normalize_query`]:
 //! ideographic spaces to spaces, trimmed, whitespace collapsed, lowercased)
@@ -18,7 +18,7 @@ use super::CacheError;
 /// The recipe version mixed into every key.
 pub const KEY_VERSION: &str = "v1";
 
-/// Hex characters kept from the digest (argo keeps 32).
+/// Hex characters kept from the digest (128 bits).
 pub const KEY_LEN: usize = 32;
 
 /// A cache key: 32 lowercase hex characters.

@@ -1,8 +1,7 @@
 //! [`MemoryCache`]: an in-process [`SearchCache`] on moka's future cache,
 //! with a TTL per entry and a bounded number of entries.
 //!
-//! Use it as the L1 of a process (argo keeps 100 hot entries; Ferret's
-//! default is 1,000) or alone for a single agent. Entries vanish when their
+//! Use it as the L1 of a process (1,000 entries by default) or alone for a single agent. Entries vanish when their
 //! TTL ends or when the cache is full and moka evicts the least useful ones.
 //! Like every backend it stores only [`AdmittedEntry`]s, so it never holds
 //! login data.

@@ -24,7 +24,7 @@
 //! ([`Provenance::is_login`]: login partition, login state used, an
 //! `auth_partition` starting with `login`, or `cache_eligible = false`), or
 //! whose runtime or engine is one that only ever runs with a user's session
-//! ([`LOGIN_ENGINE_MARKERS`], as argo refuses `ego-browser` sources).
+//! ([`LOGIN_ENGINE_MARKERS`], such as `ego-browser`).
 
 pub mod conformance;
 mod key;

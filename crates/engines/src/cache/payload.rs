@@ -1,5 +1,5 @@
 //! How the SQLite and Redis backends turn a [`CachedResponse`] into bytes:
-//! JSON, gzip-compressed when it is longer than a threshold (argo: 1 KiB).
+//! JSON, gzip-compressed when it is longer than a threshold (1 KiB).
 //!
 //! A reader needs no flag to know which form it holds: gzip data starts with
 //! the bytes `1f 8b`, which JSON never does.
@@ -12,7 +12,7 @@ use flate2::write::GzEncoder;
 
 use super::CachedResponse;
 
-/// Payloads longer than this many bytes are gzip-compressed (argo's 1 KiB).
+/// Payloads longer than this many bytes are gzip-compressed (1 KiB).
 pub const COMPRESS_ABOVE: usize = 1024;
 
 /// The most bytes a compressed payload may expand to when read back; a

@@ -3,10 +3,10 @@
 //!
 //! - **Durable**: entries survive a restart of the process; several processes
 //!   may share the file (WAL journal, a 5 s busy timeout).
-//! - **Compact**: payloads are JSON, gzip-compressed above 1 KiB (argo's
-//!   threshold, [`SqliteCacheOptions::compress_above`]).
+//! - **Compact**: payloads are JSON, gzip-compressed above 1 KiB
+//!   ([`SqliteCacheOptions::compress_above`]).
 //! - **Bounded**: when the stored payloads pass [`SqliteCacheOptions::max_bytes`]
-//!   (argo: 100 MB) expired entries are purged, then the least recently used
+//!   (100 MB by default) expired entries are purged, then the least recently used
 //!   ones are evicted until 80 % of the cap is left.
 //! - **Lazy expiry**: an expired entry is a miss and is deleted when read;
 //!   [`SqliteCache::purge_expired`] removes all of them on demand.
@@ -74,7 +74,7 @@ pub struct SqliteCacheOptions {
 }
 
 impl SqliteCacheOptions {
-    /// argo's cap: 100 MB.
+    /// The default cap: 100 MB.
     pub const DEFAULT_MAX_BYTES: u64 = 100 * 1024 * 1024;
     /// Eviction stops once this share (in percent) of the cap is left.
     pub const EVICT_TO_PERCENT: u64 = 80;

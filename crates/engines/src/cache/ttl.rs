@@ -1,4 +1,4 @@
-//! [`TtlPolicy`]: how long a cached answer stays fresh (argo's tiers).
+//! [`TtlPolicy`]: how long a cached answer stays fresh (by tier).
 //!
 //! | tier | TTL | chosen when |
 //! |---|---|---|
@@ -39,7 +39,7 @@ pub enum TtlTier {
     Evergreen,
 }
 
-/// argo's TTL per tier, in seconds.
+/// The default TTL per tier, in seconds.
 pub const TTL_TIERS: [(TtlTier, u64); 6] = [
     (TtlTier::Financial, 300),
     (TtlTier::News, 600),
@@ -60,7 +60,7 @@ pub const INTENT_TIERS: [(Intent, TtlTier); 7] = [
     (Intent::Resource, TtlTier::Evergreen),
 ];
 
-/// Words that make a query freshness-sensitive (argo's list plus `latest`).
+/// Words that make a query freshness-sensitive.
 /// ASCII words match whole words; CJK words match anywhere.
 pub const FRESHNESS_WORDS: &[&str] = &[
     "今日",
@@ -92,8 +92,8 @@ pub const FRESHNESS_WORDS: &[&str] = &[
     "latest",
 ];
 
-/// Words that put a query in the financial tier (our own list: argo
-/// classifies by query domain, which Ferret does not have).
+/// Words that put a query in the financial tier (the query's words are
+/// all Ferret has to go on: it does not classify queries by domain).
 pub const FINANCIAL_WORDS: &[&str] = &[
     "股价",
     "股票",
@@ -162,7 +162,7 @@ impl Default for TtlPolicy {
 }
 
 impl TtlPolicy {
-    /// argo's numbers.
+    /// The default tiers ([`TTL_TIERS`]).
     pub fn new() -> Self {
         TtlPolicy::default()
     }

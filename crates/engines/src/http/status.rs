@@ -62,102 +62,189 @@ pub fn check(fetched: &Fetched, service: &Service) -> Result<(), EngineError> {
 
 /// The typed error for a non-2xx answer received at `now`.
 pub fn error_for(fetched: &Fetched, service: &Service, now: SystemTime) -> EngineError {
-    let status = fetched.status;
-    let name = service.display;
-    let said = excerpt(&fetched.body, 200);
-    let wait = retry_after(&fetched.headers, now);
-    let exhausted = rate_limit_exhausted(&fetched.headers, now);
-    let block = if fetched.is_html() {
-        markers::block_page(&fetched.body)
-    } else {
-        None
-    };
-    let quota = markers::find(markers::QUOTA, &fetched.body);
-    let rate_limited = |retry_after: Option<Duration>| EngineError::RateLimited {
-        retry_after,
-        message: format!("{name} answered HTTP {status}: {said}"),
-    };
-    match status {
-        429 => {
-            if wait.is_some() || exhausted.is_some() {
-                rate_limited(wait.or(exhausted.flatten()))
-            } else if let Some(block) = block {
-                block.into_error(&format!("{name} answered HTTP 429"))
-            } else if quota.is_some() {
-                EngineError::Quota {
-                    message: format!(
-                        "{name} says the quota is used up (HTTP 429): {said}; check the plan"
-                    ),
-                }
-            } else {
-                rate_limited(None)
-            }
+    let reply = Reply::read(fetched, service, now);
+    match fetched.status {
+        429 => reply.too_many_requests(),
+        401 => reply.unauthorized(),
+        402 | 432 | 433 => reply.out_of_credit(),
+        403 => reply.forbidden(),
+        400 | 422 => reply.bad_request(),
+        404 => reply.not_found(),
+        408 => EngineError::transport(format!("{} timed out the request (HTTP 408)", reply.name)),
+        500..=599 => reply.server_error(),
+        _ => reply.unexpected(),
+    }
+}
+
+/// What a non-2xx answer says, read once for every status arm of [`error_for`].
+struct Reply<'a> {
+    fetched: &'a Fetched,
+    service: &'a Service,
+    status: u16,
+    name: &'static str,
+    /// The start of the body, quoted in messages.
+    said: String,
+    /// The `Retry-After` wait.
+    wait: Option<Duration>,
+    /// `Some` when the rate-limit headers say the budget is spent (with the
+    /// reset wait when they give one).
+    exhausted: Option<Option<Duration>>,
+    /// A captcha or challenge page, for HTML answers.
+    block: Option<markers::Block>,
+    /// The body talks about quota or credit.
+    quota: bool,
+}
+
+impl<'a> Reply<'a> {
+    fn read(fetched: &'a Fetched, service: &'a Service, now: SystemTime) -> Self {
+        let block = if fetched.is_html() {
+            markers::block_page(&fetched.body)
+        } else {
+            None
+        };
+        Reply {
+            fetched,
+            service,
+            status: fetched.status,
+            name: service.display,
+            said: excerpt(&fetched.body, 200),
+            wait: retry_after(&fetched.headers, now),
+            exhausted: rate_limit_exhausted(&fetched.headers, now),
+            block,
+            quota: markers::find(markers::QUOTA, &fetched.body).is_some(),
         }
-        401 => EngineError::Auth {
+    }
+
+    /// The headers ask the caller to wait (or say the budget is spent).
+    fn asks_to_wait(&self) -> bool {
+        self.wait.is_some() || self.exhausted.is_some()
+    }
+
+    fn rate_limited(&self, retry_after: Option<Duration>) -> EngineError {
+        EngineError::RateLimited {
+            retry_after,
+            message: format!("{} answered HTTP {}: {}", self.name, self.status, self.said),
+        }
+    }
+
+    /// The wait to report: `Retry-After` first, else the rate-limit reset.
+    fn rate_limited_with_wait(&self) -> EngineError {
+        self.rate_limited(self.wait.or(self.exhausted.flatten()))
+    }
+
+    /// 429: a wait, else a block page, else a quota body, else a plain rate limit.
+    fn too_many_requests(self) -> EngineError {
+        let name = self.name;
+        if self.asks_to_wait() {
+            self.rate_limited_with_wait()
+        } else if let Some(block) = self.block {
+            block.into_error(&format!("{name} answered HTTP 429"))
+        } else if self.quota {
+            EngineError::Quota {
+                message: format!(
+                    "{name} says the quota is used up (HTTP 429): {}; check the plan",
+                    self.said
+                ),
+            }
+        } else {
+            self.rate_limited(None)
+        }
+    }
+
+    fn unauthorized(&self) -> EngineError {
+        EngineError::Auth {
             message: format!(
-                "{name} rejected the credentials (HTTP 401): {said}; {}",
-                service.key_advice()
+                "{} rejected the credentials (HTTP 401): {}; {}",
+                self.name,
+                self.said,
+                self.service.key_advice()
             ),
-        },
-        402 | 432 | 433 => EngineError::Quota {
+        }
+    }
+
+    fn out_of_credit(&self) -> EngineError {
+        EngineError::Quota {
             message: format!(
-                "{name} says the quota or credit is used up (HTTP {status}): {said}; top up or \
-                 upgrade the plan"
+                "{} says the quota or credit is used up (HTTP {}): {}; top up or upgrade the plan",
+                self.name, self.status, self.said
             ),
-        },
-        403 => {
-            if exhausted.is_some() || wait.is_some() {
-                rate_limited(wait.or(exhausted.flatten()))
-            } else if let Some(block) = block {
-                block.into_error(&format!("{name} answered HTTP 403"))
-            } else if quota.is_some() {
-                EngineError::Quota {
-                    message: format!(
-                        "{name} refused the call because of quota or credit (HTTP 403): {said}"
-                    ),
-                }
-            } else {
-                EngineError::AccessDenied {
-                    message: format!(
-                        "{name} refused access (HTTP 403): {said}; {}",
-                        service.key_advice()
-                    ),
-                }
+        }
+    }
+
+    /// 403: GitHub signals rate limits with it, so a wait comes first.
+    fn forbidden(self) -> EngineError {
+        let name = self.name;
+        if self.asks_to_wait() {
+            self.rate_limited_with_wait()
+        } else if let Some(block) = self.block {
+            block.into_error(&format!("{name} answered HTTP 403"))
+        } else if self.quota {
+            EngineError::Quota {
+                message: format!(
+                    "{name} refused the call because of quota or credit (HTTP 403): {}",
+                    self.said
+                ),
+            }
+        } else {
+            EngineError::AccessDenied {
+                message: format!(
+                    "{name} refused access (HTTP 403): {}; {}",
+                    self.said,
+                    self.service.key_advice()
+                ),
             }
         }
-        400 | 422 => {
-            if markers::find(markers::BAD_KEY, &fetched.body).is_some() {
-                EngineError::Auth {
-                    message: format!(
-                        "{name} rejected the API key (HTTP {status}): {said}; {}",
-                        service.key_advice()
-                    ),
-                }
-            } else {
-                EngineError::invalid_query(format!(
-                    "{name} rejected the request (HTTP {status}): {said}"
-                ))
+    }
+
+    /// 400/422: some services answer a bad key this way.
+    fn bad_request(&self) -> EngineError {
+        if markers::find(markers::BAD_KEY, &self.fetched.body).is_some() {
+            EngineError::Auth {
+                message: format!(
+                    "{} rejected the API key (HTTP {}): {}; {}",
+                    self.name,
+                    self.status,
+                    self.said,
+                    self.service.key_advice()
+                ),
             }
+        } else {
+            EngineError::invalid_query(format!(
+                "{} rejected the request (HTTP {}): {}",
+                self.name, self.status, self.said
+            ))
         }
-        404 => EngineError::Transport {
+    }
+
+    fn not_found(&self) -> EngineError {
+        EngineError::Transport {
             message: format!(
-                "{name} has no such endpoint (HTTP 404 for {}); check the base URL",
-                fetched.url
+                "{} has no such endpoint (HTTP 404 for {}); check the base URL",
+                self.name, self.fetched.url
             ),
             temporary: false,
-        },
-        408 => EngineError::transport(format!("{name} timed out the request (HTTP 408)")),
-        500..=599 => EngineError::transport(format!(
-            "{name} failed with HTTP {status}{}: {said}",
-            match wait {
-                Some(d) => format!(" (it asks to retry after {} s)", d.as_secs()),
-                None => String::new(),
-            }
-        )),
-        _ => EngineError::Transport {
-            message: format!("{name} answered an unexpected HTTP {status}: {said}"),
+        }
+    }
+
+    fn server_error(&self) -> EngineError {
+        let retry = match self.wait {
+            Some(d) => format!(" (it asks to retry after {} s)", d.as_secs()),
+            None => String::new(),
+        };
+        EngineError::transport(format!(
+            "{} failed with HTTP {}{retry}: {}",
+            self.name, self.status, self.said
+        ))
+    }
+
+    fn unexpected(&self) -> EngineError {
+        EngineError::Transport {
+            message: format!(
+                "{} answered an unexpected HTTP {}: {}",
+                self.name, self.status, self.said
+            ),
             temporary: false,
-        },
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! **When to use it**: in front of any paid, slow or bot-sensitive engine,
 //! and everywhere agents repeat themselves. Read-through: a live entry is
 //! returned without calling the engine. Write-through: a successful answer is
-//! stored for the TTL its [`TtlPolicy`] chooses (argo's tiers).
+//! stored for the TTL its [`TtlPolicy`] chooses (by freshness tier).
 //!
 //! **Where it sits**: outermost, so a hit skips every other layer; put
 //! [`SingleFlight`](super::SingleFlight) right inside it so concurrent misses
@@ -65,7 +65,7 @@ pub struct Cache<E> {
 }
 
 impl<E: Engine> Cache<E> {
-    /// Cache `inner`'s answers in `cache` with argo's TTL tiers.
+    /// Cache `inner`'s answers in `cache` with the default TTL tiers.
     pub fn new(inner: E, cache: Arc<dyn SearchCache>) -> Self {
         Cache {
             inner,
@@ -181,7 +181,7 @@ pub struct CacheLayer {
 }
 
 impl CacheLayer {
-    /// Cache in `cache` with argo's TTL tiers.
+    /// Cache in `cache` with the default TTL tiers.
     pub fn new(cache: Arc<dyn SearchCache>) -> Self {
         CacheLayer {
             cache,

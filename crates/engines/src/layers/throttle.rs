@@ -38,7 +38,7 @@ pub struct ThrottleConfig {
 }
 
 impl ThrottleConfig {
-    /// The seed's result cap for scraped engines.
+    /// The result cap for scraped engines (one result page).
     pub const SCRAPER_MAX_RESULTS: usize = 10;
 
     /// The default for an engine with `capabilities`: a cap of 10 for

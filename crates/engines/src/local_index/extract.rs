@@ -119,60 +119,62 @@ fn markdown(source: &str) -> Extracted {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
-    let mut body = String::with_capacity(source.len());
-    let mut h1: Option<String> = None;
-    let mut any_heading: Option<String> = None;
-    let mut front_title: Option<String> = None;
-    // The heading being read, with its level.
-    let mut heading: Option<(HeadingLevel, String)> = None;
-    let mut in_metadata = false;
-
+    let mut reader = MarkdownText {
+        body: String::with_capacity(source.len()),
+        ..MarkdownText::default()
+    };
     for event in Parser::new_ext(source, options) {
+        reader.read(event);
+    }
+    reader.finish()
+}
+
+/// What a pass over Markdown events collects: the plain text and the title
+/// candidates.
+#[derive(Default)]
+struct MarkdownText {
+    body: String,
+    /// The first level-1 heading.
+    h1: Option<String>,
+    /// The first heading of any level.
+    any_heading: Option<String>,
+    /// `title:` from the front matter.
+    front_title: Option<String>,
+    /// The heading being read, with its level.
+    heading: Option<(HeadingLevel, String)>,
+    in_metadata: bool,
+}
+
+impl MarkdownText {
+    fn read(&mut self, event: Event<'_>) {
         match event {
-            Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, text)) = heading.take() {
-                    let text = squash(&text);
-                    if !text.is_empty() {
-                        if level == HeadingLevel::H1 && h1.is_none() {
-                            h1 = Some(text.clone());
-                        }
-                        any_heading.get_or_insert(text);
-                    }
-                }
-                body.push('\n');
+            Event::Start(Tag::Heading { level, .. }) => {
+                self.heading = Some((level, String::new()));
             }
-            Event::Start(Tag::MetadataBlock(_)) => in_metadata = true,
-            Event::End(TagEnd::MetadataBlock(_)) => in_metadata = false,
-            Event::Text(t) if in_metadata => {
-                front_title = front_title.take().or_else(|| {
-                    t.lines().find_map(|l| {
-                        l.strip_prefix("title:")
-                            .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
-                            .filter(|v| !v.is_empty())
-                    })
-                });
-            }
+            Event::End(TagEnd::Heading(_)) => self.end_heading(),
+            Event::Start(Tag::MetadataBlock(_)) => self.in_metadata = true,
+            Event::End(TagEnd::MetadataBlock(_)) => self.in_metadata = false,
+            Event::Text(t) if self.in_metadata => self.front_matter(&t),
             Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                if let Some((_, h)) = heading.as_mut() {
+                if let Some((_, h)) = self.heading.as_mut() {
                     h.push_str(&t);
                 }
-                body.push_str(&t);
+                self.body.push_str(&t);
             }
             Event::Html(h) => {
                 let text = html_fragment_text(&h);
                 if !text.is_empty() {
-                    body.push_str(&text);
-                    body.push('\n');
+                    self.body.push_str(&text);
+                    self.body.push('\n');
                 }
             }
             Event::SoftBreak => {
-                if let Some((_, h)) = heading.as_mut() {
+                if let Some((_, h)) = self.heading.as_mut() {
                     h.push(' ');
                 }
-                body.push(' ');
+                self.body.push(' ');
             }
-            Event::HardBreak | Event::Rule => body.push('\n'),
+            Event::HardBreak | Event::Rule => self.body.push('\n'),
             Event::End(
                 TagEnd::Paragraph
                 | TagEnd::CodeBlock
@@ -184,14 +186,47 @@ fn markdown(source: &str) -> Extracted {
                 | TagEnd::FootnoteDefinition
                 | TagEnd::DefinitionListTitle
                 | TagEnd::DefinitionListDefinition,
-            ) => body.push('\n'),
+            ) => self.body.push('\n'),
             _ => {}
         }
     }
-    let title = h1.or(front_title).or(any_heading).unwrap_or_default();
-    Extracted {
-        title: cut_title(&title),
-        body: tidy_lines(&body),
+
+    /// A heading ended: keep it as a title candidate and end its line.
+    fn end_heading(&mut self) {
+        if let Some((level, text)) = self.heading.take() {
+            let text = squash(&text);
+            if !text.is_empty() {
+                if level == HeadingLevel::H1 && self.h1.is_none() {
+                    self.h1 = Some(text.clone());
+                }
+                self.any_heading.get_or_insert(text);
+            }
+        }
+        self.body.push('\n');
+    }
+
+    /// Front matter is not body text; only its first `title:` is kept.
+    fn front_matter(&mut self, text: &str) {
+        self.front_title = self.front_title.take().or_else(|| {
+            text.lines().find_map(|l| {
+                l.strip_prefix("title:")
+                    .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
+                    .filter(|v| !v.is_empty())
+            })
+        });
+    }
+
+    /// The title (first H1, else front matter, else any heading) and the text.
+    fn finish(self) -> Extracted {
+        let title = self
+            .h1
+            .or(self.front_title)
+            .or(self.any_heading)
+            .unwrap_or_default();
+        Extracted {
+            title: cut_title(&title),
+            body: tidy_lines(&self.body),
+        }
     }
 }
 

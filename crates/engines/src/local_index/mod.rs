@@ -685,6 +685,82 @@ fn save_roots(dir: &Path, roots: &[IndexedRoot]) -> Result<(), LocalIndexError> 
     std::fs::rename(&tmp, &path).map_err(|e| io_err(&path, e))
 }
 
+/// Split the walked files into those to (re)read — with whether each is new
+/// — counting the unchanged ones (same mtime and size) in `report`; also
+/// returns every path seen.
+fn files_to_read(
+    files: Vec<walk::FoundFile>,
+    known: &HashMap<PathBuf, (i64, u64)>,
+    report: &mut IndexReport,
+) -> (Vec<(walk::FoundFile, bool)>, HashSet<PathBuf>) {
+    let mut seen = HashSet::with_capacity(files.len());
+    let mut work = Vec::new();
+    for file in files {
+        seen.insert(file.path.clone());
+        match known.get(&file.path) {
+            Some(&(mtime, size)) if mtime == file.mtime_ns && size == file.size => {
+                report.unchanged += 1;
+            }
+            previous => work.push((file, previous.is_none())),
+        }
+    }
+    (work, seen)
+}
+
+/// The indexed paths under `root` the walk no longer found, sorted.
+fn stale_paths(
+    root: &Path,
+    roots: &[IndexedRoot],
+    known: &HashMap<PathBuf, (i64, u64)>,
+    seen: &HashSet<PathBuf>,
+) -> Vec<PathBuf> {
+    // Gone from the folder — unless it belongs to another indexed
+    // folder nested in this one whose files this walk skipped.
+    let others: Vec<&Path> = roots
+        .iter()
+        .map(|r| r.path.as_path())
+        .filter(|p| *p != root)
+        .collect();
+    let mut stale: Vec<PathBuf> = known
+        .keys()
+        .filter(|p| p.starts_with(root) && !seen.contains(*p))
+        .filter(|p| {
+            let claimed = others.iter().any(|o| p.starts_with(o));
+            !(claimed && p.is_file() && walk::indexable_kind(p).is_some())
+        })
+        .cloned()
+        .collect();
+    stale.sort();
+    stale
+}
+
+/// Update (or add) `root`'s entry in `roots` after indexing it, keeping the
+/// list sorted. `base_url`: `None` keeps the folder's setting.
+fn record_root(
+    roots: &mut Vec<IndexedRoot>,
+    root: &Path,
+    base_url: Option<Option<String>>,
+    documents: u64,
+) {
+    let indexed_at = Utc::now();
+    match roots.iter_mut().find(|r| r.path == root) {
+        Some(r) => {
+            r.indexed_at = indexed_at;
+            r.documents = documents;
+            if let Some(base) = base_url {
+                r.base_url = base;
+            }
+        }
+        None => roots.push(IndexedRoot {
+            path: root.to_path_buf(),
+            base_url: base_url.flatten(),
+            indexed_at,
+            documents,
+        }),
+    }
+    roots.sort_by(|a, b| a.path.cmp(&b.path));
+}
+
 /// Read and extract one file into a document.
 fn read_document(fields: &Fields, file: &walk::FoundFile) -> Result<TantivyDocument, String> {
     if file.size > MAX_FILE_BYTES {
@@ -786,81 +862,16 @@ impl Inner {
         let found = walk::walk(root);
         report.failed.extend(found.failures);
 
-        let mut seen = HashSet::with_capacity(found.files.len());
-        let mut work = Vec::new();
-        for file in found.files {
-            seen.insert(file.path.clone());
-            match known.get(&file.path) {
-                Some(&(mtime, size)) if mtime == file.mtime_ns && size == file.size => {
-                    report.unchanged += 1;
-                }
-                previous => work.push((file, previous.is_none())),
-            }
-        }
-        // Gone from the folder — unless it belongs to another indexed
-        // folder nested in this one whose files this walk skipped.
-        let others: Vec<&Path> = roots
-            .iter()
-            .map(|r| r.path.as_path())
-            .filter(|p| *p != root)
-            .collect();
-        let mut stale: Vec<PathBuf> = known
-            .keys()
-            .filter(|p| p.starts_with(root) && !seen.contains(*p))
-            .filter(|p| {
-                let claimed = others.iter().any(|o| p.starts_with(o));
-                !(claimed && p.is_file() && walk::indexable_kind(p).is_some())
-            })
-            .cloned()
-            .collect();
-        stale.sort();
-
+        let (work, seen) = files_to_read(found.files, &known, &mut report);
+        let stale = stale_paths(root, &roots, &known, &seen);
         if !work.is_empty() || !stale.is_empty() {
-            let writer = self.writer()?;
-            for (file, is_new) in work {
-                match read_document(&self.fields, &file) {
-                    Ok(doc) => {
-                        writer.delete_term(self.path_term(&file.path));
-                        writer.add_document(doc).map_err(|e| self.err(e))?;
-                        if is_new {
-                            report.added.push(file.path);
-                        } else {
-                            report.updated.push(file.path);
-                        }
-                    }
-                    Err(reason) => report.failed.push(IndexFailure::new(&file.path, reason)),
-                }
-            }
-            for path in &stale {
-                writer.delete_term(self.path_term(path));
-            }
-            report.removed = stale;
-            self.commit(writer)?;
+            self.write_changes(work, stale, &mut report)?;
         }
 
         let before = known.keys().filter(|p| p.starts_with(root)).count() as u64;
         report.documents =
             (before + report.added.len() as u64).saturating_sub(report.removed.len() as u64);
-        let entry = IndexedRoot {
-            path: root.to_path_buf(),
-            base_url: None,
-            indexed_at: Utc::now(),
-            documents: report.documents,
-        };
-        match roots.iter_mut().find(|r| r.path == root) {
-            Some(r) => {
-                r.indexed_at = entry.indexed_at;
-                r.documents = entry.documents;
-                if let Some(base) = base_url {
-                    r.base_url = base;
-                }
-            }
-            None => roots.push(IndexedRoot {
-                base_url: base_url.flatten(),
-                ..entry
-            }),
-        }
-        roots.sort_by(|a, b| a.path.cmp(&b.path));
+        record_root(&mut roots, root, base_url, report.documents);
         save_roots(&self.dir, &roots)?;
         *lock(&self.roots) = roots;
         report.elapsed_ms = started.elapsed().as_millis() as u64;
@@ -868,6 +879,36 @@ impl Inner {
             unchanged = report.unchanged, removed = report.removed.len(), failed = report.failed.len(),
             "local index updated");
         Ok(report)
+    }
+
+    /// Read each file of `work` into the index (replacing its old document)
+    /// and delete the `stale` paths, in one commit.
+    fn write_changes(
+        &self,
+        work: Vec<(walk::FoundFile, bool)>,
+        stale: Vec<PathBuf>,
+        report: &mut IndexReport,
+    ) -> Result<(), LocalIndexError> {
+        let writer = self.writer()?;
+        for (file, is_new) in work {
+            match read_document(&self.fields, &file) {
+                Ok(doc) => {
+                    writer.delete_term(self.path_term(&file.path));
+                    writer.add_document(doc).map_err(|e| self.err(e))?;
+                    if is_new {
+                        report.added.push(file.path);
+                    } else {
+                        report.updated.push(file.path);
+                    }
+                }
+                Err(reason) => report.failed.push(IndexFailure::new(&file.path, reason)),
+            }
+        }
+        for path in &stale {
+            writer.delete_term(self.path_term(path));
+        }
+        report.removed = stale;
+        self.commit(writer)
     }
 
     /// Remove the documents under `root` that no other indexed folder holds;
@@ -929,10 +970,49 @@ impl Inner {
     ) -> Result<EngineResponse, LocalIndexError> {
         let f = self.fields;
         let searcher = self.reader.searcher();
+        let (query, mut warnings) = self.parse_query(request);
+        if let Some(site) = &request.site {
+            warnings.push(format!(
+                "local: site restriction {site} not applied (this engine searches local files)"
+            ));
+        }
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .map_err(|e| self.err(e))?;
+        let mut snippets =
+            SnippetGenerator::create(&searcher, &*query, f.body).map_err(|e| self.err(e))?;
+        snippets.set_max_num_chars(SNIPPET_CHARS);
+        let roots = lock(&self.roots).clone();
+
+        let mut hits = Vec::with_capacity(top.len());
+        for (_score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address).map_err(|e| self.err(e))?;
+            let rank = u32::try_from(hits.len() + 1).unwrap_or(u32::MAX);
+            match self.hit_from_doc(&doc, rank, &roots, &snippets) {
+                Ok(hit) => hits.push(hit),
+                Err(path) => warnings.push(format!(
+                    "local: {} has no URL form; skipped",
+                    path.display()
+                )),
+            }
+        }
+        Ok(EngineResponse {
+            hits,
+            answer: None,
+            warnings,
+            provenance: Provenance::public(Runtime::Local),
+        })
+    }
+
+    /// The request's query over title (boosted) and body — parsed leniently,
+    /// with a warning per ignored part — limited to files modified within
+    /// its freshness window.
+    fn parse_query(&self, request: &EngineRequest) -> (Box<dyn Query>, Vec<String>) {
+        let f = self.fields;
         let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
         parser.set_field_boost(f.title, TITLE_BOOST);
         let (query, errors) = parser.parse_query_lenient(&request.query);
-        let mut warnings: Vec<String> = errors
+        let warnings = errors
             .iter()
             .map(|e| format!("local: part of the query was ignored: {e}"))
             .collect();
@@ -953,61 +1033,44 @@ impl Inner {
             }
             None => query,
         };
-        if let Some(site) = &request.site {
-            warnings.push(format!(
-                "local: site restriction {site} not applied (this engine searches local files)"
-            ));
-        }
-        let top = searcher
-            .search(&query, &TopDocs::with_limit(limit).order_by_score())
-            .map_err(|e| self.err(e))?;
-        let mut snippets =
-            SnippetGenerator::create(&searcher, &*query, f.body).map_err(|e| self.err(e))?;
-        snippets.set_max_num_chars(SNIPPET_CHARS);
-        let roots = lock(&self.roots).clone();
+        (query, warnings)
+    }
 
-        let mut hits = Vec::with_capacity(top.len());
-        for (_score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address).map_err(|e| self.err(e))?;
-            let text = |field: Field| {
-                doc.get_first(field)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            let path = PathBuf::from(text(f.path));
-            let Some(url) = url_for(&roots, &path) else {
-                warnings.push(format!(
-                    "local: {} has no URL form; skipped",
-                    path.display()
-                ));
-                continue;
-            };
-            let body = text(f.body);
-            let fragment = snippets.snippet(&body);
-            let mut snippet = lead(fragment.fragment(), SNIPPET_CHARS);
-            if snippet.is_empty() {
-                snippet = lead(&body, SNIPPET_CHARS);
-            }
-            let published_at = doc
-                .get_first(f.mtime)
-                .and_then(|v| v.as_i64())
-                .filter(|ns| *ns > 0)
-                .map(|ns| {
-                    DateTime::<Utc>::from_timestamp_nanos(ns)
-                        .to_rfc3339_opts(SecondsFormat::Secs, true)
-                });
-            let rank = u32::try_from(hits.len() + 1).unwrap_or(u32::MAX);
-            let mut hit = EngineHit::new(rank, url, text(f.title), snippet);
-            hit.published_at = published_at;
-            hits.push(hit);
+    /// The hit for one matched document, or its path when it has no URL form.
+    fn hit_from_doc(
+        &self,
+        doc: &TantivyDocument,
+        rank: u32,
+        roots: &[IndexedRoot],
+        snippets: &SnippetGenerator,
+    ) -> Result<EngineHit, PathBuf> {
+        let f = self.fields;
+        let text = |field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let path = PathBuf::from(text(f.path));
+        let Some(url) = url_for(roots, &path) else {
+            return Err(path);
+        };
+        let body = text(f.body);
+        let fragment = snippets.snippet(&body);
+        let mut snippet = lead(fragment.fragment(), SNIPPET_CHARS);
+        if snippet.is_empty() {
+            snippet = lead(&body, SNIPPET_CHARS);
         }
-        Ok(EngineResponse {
-            hits,
-            answer: None,
-            warnings,
-            provenance: Provenance::public(Runtime::Local),
-        })
+        let published_at = doc
+            .get_first(f.mtime)
+            .and_then(|v| v.as_i64())
+            .filter(|ns| *ns > 0)
+            .map(|ns| {
+                DateTime::<Utc>::from_timestamp_nanos(ns).to_rfc3339_opts(SecondsFormat::Secs, true)
+            });
+        let mut hit = EngineHit::new(rank, url, text(f.title), snippet);
+        hit.published_at = published_at;
+        Ok(hit)
     }
 }
 

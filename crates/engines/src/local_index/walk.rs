@@ -64,22 +64,41 @@ pub fn walk(root: &Path) -> Walk {
     let mut out = Walk::default();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let entries = match std::fs::read_dir(&dir) {
+        let Some(entries) = out.sorted_entries(&dir) else {
+            continue;
+        };
+        let mut subdirs = Vec::new();
+        for entry in entries {
+            if let Some(subdir) = out.visit(entry) {
+                subdirs.push(subdir);
+            }
+        }
+        // Depth-first, in name order.
+        stack.extend(subdirs.into_iter().rev());
+    }
+    out
+}
+
+impl Walk {
+    /// The entries of `dir` in name order, recording what cannot be read;
+    /// `None` when the folder itself cannot.
+    fn sorted_entries(&mut self, dir: &Path) -> Option<Vec<std::fs::DirEntry>> {
+        let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) => {
-                out.failures.push(IndexFailure::new(
-                    &dir,
+                self.failures.push(IndexFailure::new(
+                    dir,
                     format!("cannot read the folder: {e}"),
                 ));
-                continue;
+                return None;
             }
         };
         let mut entries: Vec<_> = entries
             .filter_map(|e| match e {
                 Ok(e) => Some(e),
                 Err(err) => {
-                    out.failures.push(IndexFailure::new(
-                        &dir,
+                    self.failures.push(IndexFailure::new(
+                        dir,
                         format!("cannot list an entry: {err}"),
                     ));
                     None
@@ -87,63 +106,69 @@ pub fn walk(root: &Path) -> Walk {
             })
             .collect();
         entries.sort_by_key(|e| e.file_name());
-        let mut subdirs = Vec::new();
-        for entry in entries {
-            let path = entry.path();
-            let name = entry.file_name();
-            let file_type = match entry.file_type() {
-                Ok(t) => t,
-                Err(e) => {
-                    out.failures
-                        .push(IndexFailure::new(&path, format!("cannot stat: {e}")));
-                    continue;
-                }
-            };
-            let Some(name) = name.to_str() else {
-                // Paths are stored and put in URLs as UTF-8.
-                let indexable = Path::new(&name)
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .and_then(DocKind::from_extension)
-                    .is_some();
-                if file_type.is_dir() || indexable {
-                    out.failures.push(IndexFailure::new(
-                        &path,
-                        "the name is not valid UTF-8; skipped (rename it to index it)",
-                    ));
-                }
-                continue;
-            };
-            if is_hidden(name) {
-                continue;
-            }
-            if file_type.is_dir() {
-                if !SKIPPED_DIRS.contains(&name) {
-                    subdirs.push(path);
-                }
-                continue;
-            }
-            let Some(kind) = indexable_kind(&path) else {
-                continue;
-            };
-            // Follows a symlink to its file; a link to a folder is not a file.
-            match std::fs::metadata(&path) {
-                Ok(meta) if meta.is_file() => out.files.push(FoundFile {
-                    mtime_ns: mtime_ns(&meta),
-                    size: meta.len(),
-                    path,
-                    kind,
-                }),
-                Ok(_) => {}
-                Err(e) => out
-                    .failures
-                    .push(IndexFailure::new(&path, format!("cannot stat: {e}"))),
-            }
-        }
-        // Depth-first, in name order.
-        stack.extend(subdirs.into_iter().rev());
+        Some(entries)
     }
-    out
+
+    /// Record one entry: a file to index, a failure, or nothing; returns the
+    /// path of a folder to descend into.
+    fn visit(&mut self, entry: std::fs::DirEntry) -> Option<PathBuf> {
+        let path = entry.path();
+        let name = entry.file_name();
+        let file_type = match entry.file_type() {
+            Ok(t) => t,
+            Err(e) => {
+                self.failures
+                    .push(IndexFailure::new(&path, format!("cannot stat: {e}")));
+                return None;
+            }
+        };
+        let Some(name) = name.to_str() else {
+            self.non_utf8_name(&path, &name, file_type.is_dir());
+            return None;
+        };
+        if is_hidden(name) {
+            return None;
+        }
+        if file_type.is_dir() {
+            return (!SKIPPED_DIRS.contains(&name)).then_some(path);
+        }
+        let kind = indexable_kind(&path)?;
+        self.add_file(path, kind);
+        None
+    }
+
+    /// Paths are stored and put in URLs as UTF-8: a folder or indexable file
+    /// whose name is not is reported and skipped.
+    fn non_utf8_name(&mut self, path: &Path, name: &std::ffi::OsStr, is_dir: bool) {
+        let indexable = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(DocKind::from_extension)
+            .is_some();
+        if is_dir || indexable {
+            self.failures.push(IndexFailure::new(
+                path,
+                "the name is not valid UTF-8; skipped (rename it to index it)",
+            ));
+        }
+    }
+
+    /// Record an indexable file with its change-detection stamps.
+    fn add_file(&mut self, path: PathBuf, kind: DocKind) {
+        // Follows a symlink to its file; a link to a folder is not a file.
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => self.files.push(FoundFile {
+                mtime_ns: mtime_ns(&meta),
+                size: meta.len(),
+                path,
+                kind,
+            }),
+            Ok(_) => {}
+            Err(e) => self
+                .failures
+                .push(IndexFailure::new(&path, format!("cannot stat: {e}"))),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! [`CircuitBreaker`]: stop calling an engine that is blocking us, and back
-//! off longer each time it does (cline-search-orchestrator's #24 wrapper).
+//! off longer each time it does.
 //!
 //! **When to use it**: around every engine that can detect bots or rate
 //! limit — scraped pages above all (DuckDuckGo, Bing), but also APIs that
@@ -24,7 +24,7 @@
 //! | `access_denied` (403), `rate_limited` (429) | suspend at once for 3 min |
 //! | everything else (`timeout`, `transport`, `parse`, `auth`, `quota`, `invalid_query`, `unsupported`, `circuit_open`) | ignored: the breaker cannot help, other layers handle them |
 //!
-//! As in the seed, only `bot_detected` counts toward the threshold; 403, 429
+//! Only `bot_detected` counts toward the threshold; 403, 429
 //! and captchas suspend directly. A `retry_after` on the error lengthens a
 //! suspension when it is longer (bounded by
 //! [`BreakerConfig::max_retry_after`]). Any success resets everything:
@@ -67,8 +67,8 @@ pub use store::{
     BreakerStore, BreakerStoreError, Clock, MemoryBreakerStore, SystemClock, TokioClock,
 };
 
-/// The seed's suspension ladder for counted failures: 30 s, 2 min, 10 min.
-pub const SEED_SUSPENSIONS: [Duration; 3] = [
+/// The default suspension ladder for counted failures: 30 s, 2 min, 10 min.
+pub const DEFAULT_SUSPENSIONS: [Duration; 3] = [
     Duration::from_secs(30),
     Duration::from_secs(120),
     Duration::from_secs(600),
@@ -93,7 +93,8 @@ pub enum Trip {
 }
 
 /// The breaker's numbers and its error table. Every field is public and
-/// every number configurable; [`Default`] gives the seed's values.
+/// every number configurable; [`Default`] gives the values in the module
+/// table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakerConfig {
     /// Counted failures within [`BreakerConfig::failure_window`] that open
@@ -102,7 +103,7 @@ pub struct BreakerConfig {
     /// The sliding window for counted failures (1 h).
     pub failure_window: Duration,
     /// Suspension for the 1st, 2nd, … break; the last repeats
-    /// ([`SEED_SUSPENSIONS`]).
+    /// ([`DEFAULT_SUSPENSIONS`]).
     pub suspensions: Vec<Duration>,
     /// Kinds that count toward the threshold (`bot_detected`).
     pub counted: Vec<ErrorKind>,
@@ -121,7 +122,7 @@ impl Default for BreakerConfig {
         BreakerConfig {
             failure_threshold: 3,
             failure_window: Duration::from_secs(3600),
-            suspensions: SEED_SUSPENSIONS.to_vec(),
+            suspensions: DEFAULT_SUSPENSIONS.to_vec(),
             counted: vec![ErrorKind::BotDetected],
             suspend_on: DIRECT_SUSPENSIONS.to_vec(),
             max_retry_after: Duration::from_secs(24 * 3600),
