@@ -39,8 +39,8 @@
 //!   SimHash, title shingles, text containment) with `[同源合并]`, nothing
 //!   lost.
 //! - [`scorer`]: the [`scorer::EvidenceScorer`] trait and its default,
-//!   argo's Selection × Absorption ([`scorer::SelectionAbsorption`]), every
-//!   component reported; SERP / jump-URL detection.
+//!   the weighted Selection × Absorption ([`scorer::SelectionAbsorption`]),
+//!   every component reported; SERP / jump-URL detection.
 //! - [`research`]: the research loop — plan, search (or the caller's
 //!   rows), adaptive fetch of the top candidates, the constraint ledger
 //!   (fetched text only), browse plan, deep escalation, and the decision

@@ -1,5 +1,5 @@
-//! The default evidence scorer (argo's Selection × Absorption) through the
-//! public API, and a custom scorer plugged into a research run.
+//! The default evidence scorer (the weighted Selection × Absorption)
+//! through the public API, and a custom scorer plugged into a research run.
 
 mod research_support;
 
@@ -12,7 +12,7 @@ use ferret_evidence::ledger::{
     CrossValidation, EvidenceScore, Ledger, LedgerConstraint, ScoreComponent,
 };
 use ferret_evidence::research::{Research, ResearchOptions, normalize_results};
-use ferret_evidence::scorer::argo::{argo_authority, argo_freshness};
+use ferret_evidence::scorer::selection_absorption::{evidence_freshness, source_authority};
 use ferret_evidence::scorer::serp::is_serp_or_jump_url;
 use ferret_evidence::scorer::signals::absorption;
 use ferret_evidence::scorer::{EvidenceScorer, PageSupport, ScoreInput, SelectionAbsorption};
@@ -92,19 +92,19 @@ fn serp_urls_are_capped_and_never_evidence() {
 
 #[test]
 fn documentation_and_paper_paths_add_to_authority() {
-    let plain = argo_authority("https://example.com/guide/intro");
-    let docs = argo_authority("https://example.com/docs/intro");
-    let paper = argo_authority("https://example.com/abs/2401.00001");
+    let plain = source_authority("https://example.com/guide/intro");
+    let docs = source_authority("https://example.com/docs/intro");
+    let paper = source_authority("https://example.com/abs/2401.00001");
     assert!((docs.score - plain.score - 0.05).abs() < 1e-9);
     assert!((paper.score - plain.score - 0.05).abs() < 1e-9);
     assert!(docs.reason.contains("documentation path"));
 }
 
 #[test]
-fn freshness_follows_argos_ladder() {
+fn freshness_follows_the_age_ladder() {
     let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
     let url = "https://example.com/a";
-    let f = |date: Option<&str>, text: &str| argo_freshness(date, "", text, url, now).score;
+    let f = |date: Option<&str>, text: &str| evidence_freshness(date, "", text, url, now).score;
     assert_eq!(f(Some("2026-02-01"), ""), 0.9);
     assert_eq!(f(Some("2025-02-01"), ""), 0.8);
     assert_eq!(f(Some("2024-02-01"), ""), 0.65);

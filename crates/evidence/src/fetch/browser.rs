@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ferret_browser::{BrowserRuntime, RenderOptions, WaitFor};
+use ferret_browser::{BrowserRuntime, RenderOptions, RenderedPage, WaitFor};
 use ferret_core::Partition;
 use url::Url;
 
@@ -25,30 +25,7 @@ pub(super) async fn render(
     timeout: Duration,
     options: &FetchOptions,
 ) -> Result<Reading, FetchError> {
-    let render_options = RenderOptions {
-        wait: WaitFor::settled(),
-        timeout: Some(timeout),
-        include_html: true,
-    };
-    let call = runtime.render(space, url.as_str(), &render_options);
-    let page = match tokio::time::timeout(timeout + OUTER_SLACK, call).await {
-        Err(_) => {
-            return Err(FetchError::BrowserFailed {
-                url: url.to_string(),
-                detail: format!(
-                    "the render did not finish within {} ms",
-                    (timeout + OUTER_SLACK).as_millis()
-                ),
-            });
-        }
-        Ok(Err(e)) => {
-            return Err(FetchError::BrowserFailed {
-                url: url.to_string(),
-                detail: e.to_string(),
-            });
-        }
-        Ok(Ok(page)) => page,
-    };
+    let mut page = rendered(runtime, space, url, timeout).await?;
     let source = if page.provenance.search_partition == Partition::Login
         || runtime.partition() == Partition::Login
     {
@@ -57,10 +34,62 @@ pub(super) async fn render(
         Source::Browser
     };
     let final_url = Url::parse(&page.final_url).unwrap_or_else(|_| url.clone());
-    let mut reading = match page.html {
+    let html = page.html.take();
+    let mut reading = read_rendered(html, &page, &final_url, options, source);
+    if reading.title.is_none() && !page.title.trim().is_empty() {
+        reading.title = Some(page.title.trim().to_string());
+    }
+    reading.status = page.http_status;
+    reading.final_url = final_url.to_string();
+    reading.chrome_used = true;
+    reading.content_type = Some("text/html".to_string());
+    push_render_warnings(&page, &mut reading);
+    Ok(reading)
+}
+
+/// Renders `url`, abandoning a runtime that overruns its own budget by
+/// more than [`OUTER_SLACK`].
+async fn rendered(
+    runtime: &dyn BrowserRuntime,
+    space: &str,
+    url: &Url,
+    timeout: Duration,
+) -> Result<RenderedPage, FetchError> {
+    let render_options = RenderOptions {
+        wait: WaitFor::settled(),
+        timeout: Some(timeout),
+        include_html: true,
+    };
+    let call = runtime.render(space, url.as_str(), &render_options);
+    match tokio::time::timeout(timeout + OUTER_SLACK, call).await {
+        Err(_) => Err(FetchError::BrowserFailed {
+            url: url.to_string(),
+            detail: format!(
+                "the render did not finish within {} ms",
+                (timeout + OUTER_SLACK).as_millis()
+            ),
+        }),
+        Ok(Err(e)) => Err(FetchError::BrowserFailed {
+            url: url.to_string(),
+            detail: e.to_string(),
+        }),
+        Ok(Ok(page)) => Ok(page),
+    }
+}
+
+/// The rendered HTML (`html`, taken out of `page`) read like an HTTP page; without HTML, the page's main
+/// text (or its whole body text) and its title.
+fn read_rendered(
+    html: Option<String>,
+    page: &RenderedPage,
+    final_url: &Url,
+    options: &FetchOptions,
+    source: Source,
+) -> Reading {
+    match html {
         Some(html) if !html.trim().is_empty() => Reading::from_html(
             html,
-            Some(&final_url),
+            Some(final_url),
             options,
             source,
             page.provenance.clone(),
@@ -73,7 +102,7 @@ pub(super) async fn render(
             };
             let mut r = Reading::from_text(
                 text,
-                Some(&final_url),
+                Some(final_url),
                 options,
                 source,
                 page.provenance.clone(),
@@ -81,14 +110,12 @@ pub(super) async fn render(
             r.title = Some(page.title.clone()).filter(|t| !t.trim().is_empty());
             r
         }
-    };
-    if reading.title.is_none() && !page.title.trim().is_empty() {
-        reading.title = Some(page.title.trim().to_string());
     }
-    reading.status = page.http_status;
-    reading.final_url = final_url.to_string();
-    reading.chrome_used = true;
-    reading.content_type = Some("text/html".to_string());
+}
+
+/// Warnings from the render: the page never settled, or the guard blocked
+/// some of its requests (three named).
+fn push_render_warnings(page: &RenderedPage, reading: &mut Reading) {
     if !page.wait_satisfied {
         reading.warnings.push(Warning::new(
             WarningCode::BrowserWaitTimedOut,
@@ -111,5 +138,4 @@ pub(super) async fn render(
             ),
         ));
     }
-    Ok(reading)
 }

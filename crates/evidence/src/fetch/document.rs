@@ -13,7 +13,9 @@ use super::FetchOptions;
 use super::error::FetchError;
 use super::focus;
 use super::http::ContentClass;
-use super::page::{Attempt, Escalation, FETCH_SCHEMA, FetchedPage, Warning, WarningCode};
+use super::page::{
+    Attempt, Escalation, FETCH_SCHEMA, FetchedPage, FocusReport, Warning, WarningCode,
+};
 use super::quality::assess_quality;
 use super::sniff::{Sniffed, sniff_body};
 use crate::extract::{DecodeInfo, ExtractOptions, decode_html, detect_language, extract};
@@ -237,29 +239,13 @@ impl Reading {
         } = finish;
         let quality = assess_quality(self.title.as_deref(), &self.text);
         warnings.extend(self.warnings);
-        for flag in &self.safety {
-            warnings.push(Warning::new(
-                WarningCode::ContentSafety,
-                format!("{} ({:?}): {}", flag.kind, flag.severity, flag.detail),
-            ));
-        }
-        let (text, markdown, focus) = match options.focus.as_deref() {
-            Some(keyword) if !keyword.trim().is_empty() => {
-                let (t, m, report) = focus::apply(&self.text, &self.markdown, keyword);
-                if !report.matched {
-                    warnings.push(Warning::new(
-                        WarningCode::FocusFallback,
-                        format!(
-                            "too little text mentions {keyword:?}; the first {} characters are \
-                             kept instead",
-                            highlights::FOCUS_FALLBACK_CHARS
-                        ),
-                    ));
-                }
-                (t, m, Some(report))
-            }
-            _ => (self.text, self.markdown, None),
-        };
+        warnings.extend(self.safety.iter().map(safety_warning));
+        let (text, markdown, focus) = focused(
+            self.text,
+            self.markdown,
+            options.focus.as_deref(),
+            &mut warnings,
+        );
         let highlights = match options.query.as_deref() {
             Some(query) if !query.trim().is_empty() => {
                 highlights::highlights(&text, query, &HighlightOptions::default()).highlights
@@ -314,6 +300,40 @@ impl Reading {
             },
         }
     }
+}
+
+/// A content-safety flag as a page warning.
+fn safety_warning(flag: &SafetyFlag) -> Warning {
+    Warning::new(
+        WarningCode::ContentSafety,
+        format!("{} ({:?}): {}", flag.kind, flag.severity, flag.detail),
+    )
+}
+
+/// The text and Markdown kept under the `focus` keyword, with its report;
+/// both unchanged without one. Too few matches keep the start instead,
+/// with a warning.
+fn focused(
+    text: String,
+    markdown: String,
+    keyword: Option<&str>,
+    warnings: &mut Vec<Warning>,
+) -> (String, String, Option<FocusReport>) {
+    let Some(keyword) = keyword.filter(|k| !k.trim().is_empty()) else {
+        return (text, markdown, None);
+    };
+    let (t, m, report) = focus::apply(&text, &markdown, keyword);
+    if !report.matched {
+        warnings.push(Warning::new(
+            WarningCode::FocusFallback,
+            format!(
+                "too little text mentions {keyword:?}; the first {} characters are \
+                 kept instead",
+                highlights::FOCUS_FALLBACK_CHARS
+            ),
+        ));
+    }
+    (t, m, Some(report))
 }
 
 /// What [`Reading::into_page`] adds.

@@ -1,4 +1,4 @@
-//! The focus filter (seed 000's `--focus`), applied to a page's text and
+//! The focus filter (the CLI's `--focus`), applied to a page's text and
 //! Markdown with [`crate::highlights::focus`]: the paragraphs that mention
 //! the keyword, or the start of the text when too little does.
 

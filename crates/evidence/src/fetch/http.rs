@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferret_core::guard::{GuardError, UrlGuard};
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION, USER_AGENT};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION, USER_AGENT};
 use url::Url;
 
 use super::Config;
@@ -144,87 +144,130 @@ async fn get_inner(
     let mut url = request.url.clone();
     let mut redirects: Vec<String> = Vec::new();
     loop {
-        let mut builder = client
-            .get(url.clone())
-            .header(ACCEPT, request.accept)
-            .header(USER_AGENT, request.user_agent);
-        // Credentials go only to the host they were meant for.
-        if let Some(token) = request.bearer
-            && url.host_str() == origin_host.as_deref()
-        {
-            builder = builder.header(AUTHORIZATION, format!("Bearer {token}"));
-        }
-        let mut response = builder
-            .send()
-            .await
-            .map_err(|e| map_reqwest_error(&e, &url, timeout))?;
-        let status = response.status();
-        if status.is_redirection()
+        let response = send(client, &request, &url, origin_host.as_deref(), timeout).await?;
+        if response.status().is_redirection()
             && let Some(location) = response.headers().get(LOCATION)
         {
-            let location = location.to_str().map_err(|e| FetchError::InvalidRedirect {
-                from: url.to_string(),
-                location: String::from_utf8_lossy(location.as_bytes()).into_owned(),
-                detail: format!("not visible ASCII: {e}"),
-            })?;
-            if redirects.len() >= max_redirects {
-                let mut chain = redirects.clone();
-                chain.push(
-                    url.join(location)
-                        .map_or_else(|_| location.to_string(), String::from),
-                );
-                return Err(FetchError::TooManyRedirects {
-                    url: request.url.to_string(),
-                    limit: max_redirects,
-                    chain,
-                });
-            }
-            let next = guard.check_redirect(&url, location).map_err(|error| {
-                FetchError::RedirectBlocked {
-                    from: url.to_string(),
-                    hop: redirects.len() + 1,
-                    error,
-                }
-            })?;
+            let next = redirect_target(
+                guard,
+                &request.url,
+                &url,
+                location,
+                &redirects,
+                max_redirects,
+            )?;
             redirects.push(next.to_string());
             url = next;
             continue;
         }
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        let class = ContentClass::of(content_type.as_deref());
-        let mut body = Vec::new();
-        let mut truncated = false;
-        if class != ContentClass::Unsupported {
-            if let Some(len) = response.content_length() {
-                body.reserve((len as usize).min(request.body_limit));
-            }
-            while let Some(chunk) = response
-                .chunk()
-                .await
-                .map_err(|e| map_reqwest_error(&e, &url, timeout))?
-            {
-                let room = request.body_limit - body.len();
-                if chunk.len() > room {
-                    body.extend_from_slice(&chunk[..room]);
-                    truncated = true;
-                    break;
-                }
-                body.extend_from_slice(&chunk);
-            }
-        }
-        return Ok(Response {
-            final_url: response.url().clone(),
-            status: status.as_u16(),
-            content_type,
-            body,
-            truncated,
-            redirects,
+        return read_response(response, &url, timeout, request.body_limit, redirects).await;
+    }
+}
+
+/// One GET of `url` (a hop of `request`), without following redirects.
+async fn send(
+    client: &reqwest::Client,
+    request: &Request<'_>,
+    url: &Url,
+    origin_host: Option<&str>,
+    timeout: Duration,
+) -> Result<reqwest::Response, FetchError> {
+    let mut builder = client
+        .get(url.clone())
+        .header(ACCEPT, request.accept)
+        .header(USER_AGENT, request.user_agent);
+    // Credentials go only to the host they were meant for.
+    if let Some(token) = request.bearer
+        && url.host_str() == origin_host
+    {
+        builder = builder.header(AUTHORIZATION, format!("Bearer {token}"));
+    }
+    builder
+        .send()
+        .await
+        .map_err(|e| map_reqwest_error(&e, url, timeout))
+}
+
+/// Where a redirect from `url` goes, once the guard allows the hop and the
+/// chain from `start` is within `max_redirects`.
+fn redirect_target(
+    guard: &UrlGuard,
+    start: &Url,
+    url: &Url,
+    location: &HeaderValue,
+    redirects: &[String],
+    max_redirects: usize,
+) -> Result<Url, FetchError> {
+    let location = location.to_str().map_err(|e| FetchError::InvalidRedirect {
+        from: url.to_string(),
+        location: String::from_utf8_lossy(location.as_bytes()).into_owned(),
+        detail: format!("not visible ASCII: {e}"),
+    })?;
+    if redirects.len() >= max_redirects {
+        let mut chain = redirects.to_vec();
+        chain.push(
+            url.join(location)
+                .map_or_else(|_| location.to_string(), String::from),
+        );
+        return Err(FetchError::TooManyRedirects {
+            url: start.to_string(),
+            limit: max_redirects,
+            chain,
         });
     }
+    guard
+        .check_redirect(url, location)
+        .map_err(|error| FetchError::RedirectBlocked {
+            from: url.to_string(),
+            hop: redirects.len() + 1,
+            error,
+        })
+}
+
+/// The final response: its body streamed up to `body_limit` bytes (not
+/// read at all for an unsupported content type).
+async fn read_response(
+    mut response: reqwest::Response,
+    url: &Url,
+    timeout: Duration,
+    body_limit: usize,
+    redirects: Vec<String>,
+) -> Result<Response, FetchError> {
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let class = ContentClass::of(content_type.as_deref());
+    let mut body = Vec::new();
+    let mut truncated = false;
+    if class != ContentClass::Unsupported {
+        if let Some(len) = response.content_length() {
+            body.reserve((len as usize).min(body_limit));
+        }
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| map_reqwest_error(&e, url, timeout))?
+        {
+            let room = body_limit - body.len();
+            if chunk.len() > room {
+                body.extend_from_slice(&chunk[..room]);
+                truncated = true;
+                break;
+            }
+            body.extend_from_slice(&chunk);
+        }
+    }
+    Ok(Response {
+        final_url: response.url().clone(),
+        status: status.as_u16(),
+        content_type,
+        body,
+        truncated,
+        redirects,
+    })
 }
 
 /// A reqwest error as a [`FetchError`]: timeouts, guard refusals from the

@@ -38,9 +38,108 @@ struct Run<'a> {
     started: Instant,
     attempts: Vec<Attempt>,
     warnings: Vec<Warning>,
+    /// Readings so far that may still win.
+    candidates: Vec<Candidate>,
+    /// Why the ladder left the public endpoint, for the HTTP reading.
+    next_escalation: Option<Escalation>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    fn new(url: &'a str, options: &'a FetchOptions) -> Self {
+        Run {
+            url,
+            options,
+            started: Instant::now(),
+            attempts: Vec::new(),
+            warnings: Vec::new(),
+            candidates: Vec::new(),
+            next_escalation: None,
+        }
+    }
+
+    /// Takes the best candidate so far (see [`choose`]).
+    fn best(&mut self) -> Option<Candidate> {
+        choose(std::mem::take(&mut self.candidates))
+    }
+
+    /// The endpoint read a page: `Some` when it is ok, else it stays as a
+    /// candidate and the ladder escalates to plain HTTP.
+    fn endpoint_read(
+        &mut self,
+        ep: EndpointPage,
+        page_url: &Url,
+        target: &Target,
+        t0: Instant,
+    ) -> Option<Candidate> {
+        let api_url = ep.api_url.clone();
+        let reading = endpoint_reading(ep, page_url, self.options);
+        let assessment = reading.assess(false);
+        self.attempt(
+            Source::PublicEndpoint,
+            &api_url,
+            Some(assessment.verdict),
+            outcome_of(&assessment),
+            target.label(),
+            t0,
+            &reading.provenance,
+        );
+        let candidate = Candidate {
+            reading,
+            assessment,
+            escalation: None,
+        };
+        if candidate.assessment.ok {
+            return Some(candidate);
+        }
+        let detail = format!(
+            "{} endpoint text reads as {} (score {})",
+            target.label(),
+            candidate.assessment.verdict,
+            candidate.assessment.score.total
+        );
+        self.warnings.push(Warning::new(
+            WarningCode::PublicEndpointNotOk,
+            detail.clone(),
+        ));
+        self.next_escalation = Some(Escalation {
+            from: Source::PublicEndpoint,
+            to: Source::Fetch,
+            reason: EscalationReason::EndpointNotOk,
+            detail,
+        });
+        self.candidates.push(candidate);
+        None
+    }
+
+    /// The endpoint failed: record it and escalate to plain HTTP.
+    fn endpoint_failed(&mut self, e: &EndpointError, target: &Target, t0: Instant) {
+        let api_url = match e {
+            EndpointError::Status { url, .. } | EndpointError::Parse { url, .. } => url.clone(),
+            EndpointError::Fetch(_) => target.label().to_string(),
+        };
+        let detail = format!("{} endpoint: {e}", target.label());
+        tracing::debug!(%detail, "public endpoint failed; trying plain HTTP");
+        self.attempt(
+            Source::PublicEndpoint,
+            &api_url,
+            None,
+            AttemptOutcome::Failed,
+            detail.clone(),
+            t0,
+            &ENDPOINT_READ,
+        );
+        self.warnings.push(Warning::new(
+            WarningCode::PublicEndpointFailed,
+            detail.clone(),
+        ));
+        self.next_escalation = Some(Escalation {
+            from: Source::PublicEndpoint,
+            to: Source::Fetch,
+            reason: EscalationReason::EndpointFailed,
+            detail,
+        });
+    }
+
     /// Records a step: `provenance` is its reading's, or for a step that
     /// failed, the one it would have read with.
     #[allow(clippy::too_many_arguments)]
@@ -261,217 +360,193 @@ impl Fetcher {
         mode: BrowserMode,
         options: &FetchOptions,
     ) -> Result<FetchedPage, FetchError> {
-        let mut run = Run {
-            url: input,
-            options,
-            started: Instant::now(),
-            attempts: Vec::new(),
-            warnings: Vec::new(),
-        };
-
+        let mut run = Run::new(input, options);
         if mode == BrowserMode::Required {
-            let t0 = Instant::now();
-            let reading = match self.browser_step(&url, options).await {
-                Ok(r) => r,
-                Err(e) => {
-                    tracing::debug!(error = %e, "browser step failed");
-                    return Err(e);
-                }
-            };
-            let assessment = reading.assess(false);
-            run.attempt(
-                reading.source,
-                url.as_str(),
-                Some(assessment.verdict),
-                outcome_of(&assessment),
-                "browser mode required",
-                t0,
-                &reading.provenance,
-            );
-            return run.finish(Candidate {
-                reading,
-                assessment,
-                escalation: None,
-            });
+            return self.browser_only(&url, run).await;
         }
-
-        let mut candidates: Vec<Candidate> = Vec::new();
-        let mut next_escalation: Option<Escalation> = None;
-
         // 1. Public endpoint.
-        let target = (options.public_endpoints && self.config().public_endpoints)
-            .then(|| Target::of(&url))
-            .flatten();
-        if let Some(target) = target {
-            let t0 = Instant::now();
-            match endpoints::read(&Api::new(self), &target).await {
-                Ok(ep) => {
-                    let api_url = ep.api_url.clone();
-                    let reading = endpoint_reading(ep, &url, options);
-                    let assessment = reading.assess(false);
-                    run.attempt(
-                        Source::PublicEndpoint,
-                        &api_url,
-                        Some(assessment.verdict),
-                        outcome_of(&assessment),
-                        target.label(),
-                        t0,
-                        &reading.provenance,
-                    );
-                    if assessment.ok {
-                        return run.finish(Candidate {
-                            reading,
-                            assessment,
-                            escalation: None,
-                        });
-                    }
-                    let detail = format!(
-                        "{} endpoint text reads as {} (score {})",
-                        target.label(),
-                        assessment.verdict,
-                        assessment.score.total
-                    );
-                    run.warnings.push(Warning::new(
-                        WarningCode::PublicEndpointNotOk,
-                        detail.clone(),
-                    ));
-                    next_escalation = Some(Escalation {
-                        from: Source::PublicEndpoint,
-                        to: Source::Fetch,
-                        reason: EscalationReason::EndpointNotOk,
-                        detail,
-                    });
-                    candidates.push(Candidate {
-                        reading,
-                        assessment,
-                        escalation: None,
-                    });
-                }
-                Err(e) => {
-                    let api_url = match &e {
-                        EndpointError::Status { url, .. } | EndpointError::Parse { url, .. } => {
-                            url.clone()
-                        }
-                        EndpointError::Fetch(_) => target.label().to_string(),
-                    };
-                    let detail = format!("{} endpoint: {e}", target.label());
-                    tracing::debug!(%detail, "public endpoint failed; trying plain HTTP");
-                    run.attempt(
-                        Source::PublicEndpoint,
-                        &api_url,
-                        None,
-                        AttemptOutcome::Failed,
-                        detail.clone(),
-                        t0,
-                        &ENDPOINT_READ,
-                    );
-                    run.warnings.push(Warning::new(
-                        WarningCode::PublicEndpointFailed,
-                        detail.clone(),
-                    ));
-                    next_escalation = Some(Escalation {
-                        from: Source::PublicEndpoint,
-                        to: Source::Fetch,
-                        reason: EscalationReason::EndpointFailed,
-                        detail,
-                    });
-                }
-            }
+        if let Some(target) = self.endpoint_target(&url, options)
+            && let Some(done) = self.endpoint_rung(&url, &target, &mut run).await
+        {
+            return run.finish(done);
         }
-
-        // 2. Plain HTTP.
-        let can_browse = mode == BrowserMode::Auto && self.has_browser();
+        // 2. Plain HTTP, then the browser when the reading calls for it.
         let t0 = Instant::now();
         match self.http_step(&url, options).await {
+            Err(e) => self.http_failed(e, &url, mode, t0, run).await,
+            Ok(reading) => self.http_read(reading, &url, mode, t0, run).await,
+        }
+    }
+
+    /// Browser mode `required`: the browser is the only rung.
+    async fn browser_only(&self, url: &Url, mut run: Run<'_>) -> Result<FetchedPage, FetchError> {
+        let t0 = Instant::now();
+        let reading = self
+            .browser_step(url, run.options)
+            .await
+            .inspect_err(|e| tracing::debug!(error = %e, "browser step failed"))?;
+        let assessment = reading.assess(false);
+        run.attempt(
+            reading.source,
+            url.as_str(),
+            Some(assessment.verdict),
+            outcome_of(&assessment),
+            "browser mode required",
+            t0,
+            &reading.provenance,
+        );
+        run.finish(Candidate {
+            reading,
+            assessment,
+            escalation: None,
+        })
+    }
+
+    /// The site API that serves `url`, when both the options and the
+    /// configuration allow public endpoints.
+    fn endpoint_target(&self, url: &Url, options: &FetchOptions) -> Option<Target> {
+        (options.public_endpoints && self.config().public_endpoints)
+            .then(|| Target::of(url))
+            .flatten()
+    }
+
+    /// The public-endpoint rung. `Some` when its reading is good enough to
+    /// stop at; otherwise `run` keeps its reading (if any) as a candidate
+    /// and the escalation to plain HTTP.
+    async fn endpoint_rung(
+        &self,
+        url: &Url,
+        target: &Target,
+        run: &mut Run<'_>,
+    ) -> Option<Candidate> {
+        let t0 = Instant::now();
+        match endpoints::read(&Api::new(self), target).await {
+            Ok(ep) => run.endpoint_read(ep, url, target, t0),
             Err(e) => {
-                run.attempt(
-                    Source::Fetch,
-                    url.as_str(),
-                    None,
-                    AttemptOutcome::Failed,
-                    e.to_string(),
-                    t0,
-                    &HTTP_READ,
-                );
-                if !browser_may_retry(&e) {
-                    return Err(e);
-                }
-                run.warnings
-                    .push(Warning::new(WarningCode::HttpFailed, e.to_string()));
-                if can_browse {
-                    let escalation = Escalation {
-                        from: Source::Fetch,
-                        to: self.browser_source(),
-                        reason: EscalationReason::HttpFailed,
-                        detail: e.to_string(),
-                    };
-                    if let Some(c) = self
-                        .browser_candidate(&url, options, &mut run, escalation)
-                        .await
-                    {
-                        candidates.push(c);
-                    }
-                }
-                match choose(candidates) {
-                    Some(best) => run.finish(best),
-                    None => Err(e),
-                }
-            }
-            Ok(reading) => {
-                let provisional = reading.assess(true);
-                let quality = assess_quality(reading.title.as_deref(), &reading.text);
-                run.attempt(
-                    Source::Fetch,
-                    &reading.final_url,
-                    Some(provisional.verdict),
-                    outcome_of(&provisional),
-                    reading
-                        .status
-                        .map(|s| format!("HTTP {s}"))
-                        .unwrap_or_default(),
-                    t0,
-                    &reading.provenance,
-                );
-                let mut browser = None;
-                if let Some((reason, detail)) =
-                    escalation_reason(&reading, &provisional, &quality, self.browser_has_login())
-                {
-                    if can_browse {
-                        let escalation = Escalation {
-                            from: Source::Fetch,
-                            to: self.browser_source(),
-                            reason,
-                            detail,
-                        };
-                        browser = self
-                            .browser_candidate(&url, options, &mut run, escalation)
-                            .await;
-                    } else {
-                        let why = match mode {
-                            BrowserMode::Never => "browser mode is never".to_string(),
-                            _ => self.browser_unavailable_reason(),
-                        };
-                        run.warnings.push(Warning::new(
-                            WarningCode::BrowserUnavailable,
-                            format!(
-                                "the page should go to a browser ({reason}: {detail}) but {why}"
-                            ),
-                        ));
-                    }
-                }
-                let assessment = reading.assess(browser.is_none());
-                candidates.push(Candidate {
-                    reading,
-                    assessment,
-                    escalation: next_escalation,
-                });
-                candidates.extend(browser);
-                match choose(candidates) {
-                    Some(best) => run.finish(best),
-                    None => unreachable_candidate(input),
-                }
+                run.endpoint_failed(&e, target, t0);
+                None
             }
         }
+    }
+
+    /// Whether this fetch may escalate to a browser at all.
+    fn can_browse(&self, mode: BrowserMode) -> bool {
+        mode == BrowserMode::Auto && self.has_browser()
+    }
+
+    /// Plain HTTP failed. A timeout or transport failure may still be saved
+    /// by the browser or an endpoint candidate; any other error is final.
+    async fn http_failed(
+        &self,
+        e: FetchError,
+        url: &Url,
+        mode: BrowserMode,
+        t0: Instant,
+        mut run: Run<'_>,
+    ) -> Result<FetchedPage, FetchError> {
+        run.attempt(
+            Source::Fetch,
+            url.as_str(),
+            None,
+            AttemptOutcome::Failed,
+            e.to_string(),
+            t0,
+            &HTTP_READ,
+        );
+        if !browser_may_retry(&e) {
+            return Err(e);
+        }
+        run.warnings
+            .push(Warning::new(WarningCode::HttpFailed, e.to_string()));
+        if self.can_browse(mode) {
+            let escalation = Escalation {
+                from: Source::Fetch,
+                to: self.browser_source(),
+                reason: EscalationReason::HttpFailed,
+                detail: e.to_string(),
+            };
+            if let Some(c) = self.browser_candidate(url, &mut run, escalation).await {
+                run.candidates.push(c);
+            }
+        }
+        match run.best() {
+            Some(best) => run.finish(best),
+            None => Err(e),
+        }
+    }
+
+    /// Plain HTTP read a page: record it, let the browser try when the
+    /// reading calls for it, and keep the best reading.
+    async fn http_read(
+        &self,
+        reading: Reading,
+        url: &Url,
+        mode: BrowserMode,
+        t0: Instant,
+        mut run: Run<'_>,
+    ) -> Result<FetchedPage, FetchError> {
+        let provisional = reading.assess(true);
+        run.attempt(
+            Source::Fetch,
+            &reading.final_url,
+            Some(provisional.verdict),
+            outcome_of(&provisional),
+            reading
+                .status
+                .map(|s| format!("HTTP {s}"))
+                .unwrap_or_default(),
+            t0,
+            &reading.provenance,
+        );
+        let browser = self
+            .browser_after_http(&reading, &provisional, url, mode, &mut run)
+            .await;
+        // The final verdict is lenient only when no browser reading exists.
+        let assessment = reading.assess(browser.is_none());
+        let escalation = run.next_escalation.take();
+        run.candidates.push(Candidate {
+            reading,
+            assessment,
+            escalation,
+        });
+        run.candidates.extend(browser);
+        match run.best() {
+            Some(best) => run.finish(best),
+            None => unreachable_candidate(run.url),
+        }
+    }
+
+    /// The browser rung after an HTTP reading: runs it when the reading
+    /// should go to a browser and one can run, else warns why it could not.
+    async fn browser_after_http(
+        &self,
+        reading: &Reading,
+        provisional: &Assessment,
+        url: &Url,
+        mode: BrowserMode,
+        run: &mut Run<'_>,
+    ) -> Option<Candidate> {
+        let quality = assess_quality(reading.title.as_deref(), &reading.text);
+        let (reason, detail) =
+            escalation_reason(reading, provisional, &quality, self.browser_has_login())?;
+        if self.can_browse(mode) {
+            let escalation = Escalation {
+                from: Source::Fetch,
+                to: self.browser_source(),
+                reason,
+                detail,
+            };
+            return self.browser_candidate(url, run, escalation).await;
+        }
+        let why = match mode {
+            BrowserMode::Never => "browser mode is never".to_string(),
+            _ => self.browser_unavailable_reason(),
+        };
+        run.warnings.push(Warning::new(
+            WarningCode::BrowserUnavailable,
+            format!("the page should go to a browser ({reason}: {detail}) but {why}"),
+        ));
+        None
     }
 
     async fn http_step(&self, url: &Url, options: &FetchOptions) -> Result<Reading, FetchError> {
@@ -519,7 +594,6 @@ impl Fetcher {
     async fn browser_candidate(
         &self,
         url: &Url,
-        options: &FetchOptions,
         run: &mut Run<'_>,
         escalation: Escalation,
     ) -> Option<Candidate> {
@@ -529,7 +603,7 @@ impl Fetcher {
             detail = %escalation.detail,
             "escalating to the browser"
         );
-        match self.browser_step(url, options).await {
+        match self.browser_step(url, run.options).await {
             Ok(reading) => {
                 let assessment = reading.assess(false);
                 run.attempt(

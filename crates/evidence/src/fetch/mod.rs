@@ -157,7 +157,7 @@ impl FromStr for BrowserMode {
 /// Per-call options of [`Fetcher::fetch`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FetchOptions {
-    /// Keep only the paragraphs containing this keyword (seed 000's
+    /// Keep only the paragraphs containing this keyword (the CLI's
     /// `--focus`); see [`FocusReport`]. The verdict is computed on the full
     /// text.
     pub focus: Option<String>,

@@ -1,5 +1,5 @@
-//! Thread references: what a GitHub issue or pull request points at
-//! (search-layer's `fetch_thread --extract-refs`, Phase 3.5 thread pulling).
+//! Thread references: what a GitHub issue or pull request points at, so a
+//! research run can follow a thread to its duplicates, fixes and commits.
 //!
 //! From the REST API's JSON ([`refs_from_api`]: the issue, its comments and
 //! its timeline) or from the issue page's HTML ([`refs_from_html`]), every
@@ -212,182 +212,240 @@ impl ApiThread {
 /// the JSON does not (only comments were fetched, say); when both are
 /// present, `url` wins.
 pub fn refs_from_api(thread: &ApiThread, url: Option<&str>) -> Result<ThreadRefs, RefsError> {
-    let mut id = thread_from_api(thread, url)?;
-    let mut warnings = Vec::new();
-    let mut acc = Accumulator::default();
-    let mut timeline_pr: Vec<(String, String, u64)> = Vec::new();
-
+    let mut reader = ApiReader::new(thread_from_api(thread, url)?);
     if let Some(issue) = &thread.issue {
+        reader.issue(issue);
+    }
+    reader.comments(&thread.comments);
+    for ev in &thread.timeline {
+        reader.event(ev);
+    }
+    Ok(reader
+        .acc
+        .finish(reader.id, reader.timeline_pr, reader.warnings))
+}
+
+/// Reads a thread's API JSON into references: the issue, its comments,
+/// then its timeline events.
+struct ApiReader {
+    id: ThreadId,
+    acc: Accumulator,
+    warnings: Vec<String>,
+    /// Pull requests the timeline names (issue mentions of them become `pr`).
+    timeline_pr: Vec<(String, String, u64)>,
+    /// Ids of the comments read, so the timeline's copies are skipped.
+    comment_ids: Vec<u64>,
+    /// Comments read so far: the next one is `comment {comments_read + 1}`.
+    comments_read: usize,
+}
+
+impl ApiReader {
+    fn new(id: ThreadId) -> Self {
+        ApiReader {
+            id,
+            acc: Accumulator::default(),
+            warnings: Vec::new(),
+            timeline_pr: Vec::new(),
+            comment_ids: Vec::new(),
+            comments_read: 0,
+        }
+    }
+
+    /// The issue object: whether the thread is a pull request, and its body
+    /// (where a pull request's "fixes #N" closes the issue).
+    fn issue(&mut self, issue: &Value) {
         if issue.get("pull_request").is_some_and(|p| !p.is_null()) {
-            id.kind = ThreadKind::Pr;
+            self.id.kind = ThreadKind::Pr;
         }
         if let Some(body) = issue.get("body").and_then(Value::as_str) {
             let scope = Scope {
-                thread: Some(&id),
-                closing_keywords_close: id.kind == ThreadKind::Pr,
+                thread: Some(&self.id),
+                closing_keywords_close: self.id.kind == ThreadKind::Pr,
             };
-            acc.add_text(body, &scan::scan_markdown(body, &scope), "body", &id);
+            self.acc
+                .add_text(body, &scan::scan_markdown(body, &scope), "body", &self.id);
         }
     }
-    let mut comment_ids: Vec<u64> = Vec::new();
-    let mut n = 0;
-    let scope = Scope {
-        thread: Some(&id),
-        closing_keywords_close: false,
-    };
-    for (i, c) in thread.comments.iter().enumerate() {
-        let Some(body) = c.get("body").and_then(Value::as_str) else {
-            warnings.push(format!("comment {} has no body and was skipped", i + 1));
-            continue;
+
+    /// The comments array; a comment without a body is skipped with a warning.
+    fn comments(&mut self, comments: &[Value]) {
+        for (i, c) in comments.iter().enumerate() {
+            let Some(body) = c.get("body").and_then(Value::as_str) else {
+                self.warnings
+                    .push(format!("comment {} has no body and was skipped", i + 1));
+                continue;
+            };
+            if let Some(cid) = c.get("id").and_then(Value::as_u64) {
+                self.comment_ids.push(cid);
+            }
+            self.comment(body);
+        }
+    }
+
+    /// One more comment's body, as source `comment N`.
+    fn comment(&mut self, body: &str) {
+        self.comments_read += 1;
+        let scope = Scope {
+            thread: Some(&self.id),
+            closing_keywords_close: false,
         };
-        n += 1;
-        if let Some(cid) = c.get("id").and_then(Value::as_u64) {
-            comment_ids.push(cid);
-        }
-        acc.add_text(
-            body,
-            &scan::scan_markdown(body, &scope),
-            &format!("comment {n}"),
-            &id,
-        );
+        let source = format!("comment {}", self.comments_read);
+        self.acc
+            .add_text(body, &scan::scan_markdown(body, &scope), &source, &self.id);
     }
-    for ev in &thread.timeline {
+
+    /// One timeline event; kinds that carry no reference are ignored.
+    fn event(&mut self, ev: &Value) {
         let event = ev.get("event").and_then(Value::as_str).unwrap_or("");
         match event {
-            "commented" => {
-                // The timeline repeats the comments; only new ones count.
-                if ev
-                    .get("id")
-                    .and_then(Value::as_u64)
-                    .is_some_and(|cid| comment_ids.contains(&cid))
-                {
-                    continue;
-                }
-                if let Some(body) = ev.get("body").and_then(Value::as_str) {
-                    n += 1;
-                    acc.add_text(
-                        body,
-                        &scan::scan_markdown(body, &scope),
-                        &format!("comment {n}"),
-                        &id,
-                    );
-                }
-            }
-            "cross-referenced" => {
-                let Some(src) = ev.get("source").and_then(|s| s.get("issue")) else {
-                    warnings.push(
-                        "a cross-referenced event without source.issue was skipped".to_owned(),
-                    );
-                    continue;
-                };
-                match cross_reference(src) {
-                    Some((owner, repo, number, is_pr, title)) => {
-                        if is_pr {
-                            timeline_pr.push((owner.clone(), repo.clone(), number));
-                        }
-                        let found = Found::Thread {
-                            owner: owner.clone(),
-                            repo: repo.clone(),
-                            number,
-                            kind: Some(if is_pr { LinkKind::Pr } else { LinkKind::Issue }),
-                        };
-                        let what = if is_pr { "pull request" } else { "issue" };
-                        let context =
-                            format!("referenced from {what} {owner}/{repo}#{number}: {title}");
-                        acc.add(
-                            found,
-                            Relation::CrossReference,
-                            None,
-                            clip(&context),
-                            "timeline",
-                            &id,
-                        );
-                    }
-                    None => warnings.push(
-                        "a cross-referenced event without a usable html_url was skipped".to_owned(),
-                    ),
-                }
-            }
-            "referenced" | "closed" | "merged" => {
-                let Some(sha) = ev.get("commit_id").and_then(Value::as_str) else {
-                    continue;
-                };
-                let (owner, repo) = ev
-                    .get("commit_url")
-                    .and_then(Value::as_str)
-                    .and_then(classify)
-                    .and_then(|t| match t {
-                        Target::Commit { owner, repo, .. } => Some((owner, repo)),
-                        _ => None,
-                    })
-                    .unwrap_or_else(|| (id.owner.clone(), id.repo.clone()));
-                let context = match event {
-                    "closed" => "closed this in a commit".to_owned(),
-                    "merged" => "merged this in a commit".to_owned(),
-                    _ => "referenced this in a commit".to_owned(),
-                };
-                let found = Found::Commit {
-                    owner,
-                    repo,
-                    sha: sha.to_ascii_lowercase(),
-                };
-                acc.add(found, Relation::CommitEvent, None, context, "timeline", &id);
-            }
-            "committed" => {
-                let Some(sha) = ev.get("sha").and_then(Value::as_str) else {
-                    continue;
-                };
-                let message = ev.get("message").and_then(Value::as_str).unwrap_or("");
-                let found = Found::Commit {
-                    owner: id.owner.clone(),
-                    repo: id.repo.clone(),
-                    sha: sha.to_ascii_lowercase(),
-                };
-                let first_line = message.lines().next().unwrap_or("");
-                acc.add(
-                    found,
-                    Relation::CommitEvent,
-                    None,
-                    clip(first_line),
-                    "timeline",
-                    &id,
-                );
-            }
-            "marked_as_duplicate" => {
-                // The REST payload does not always name the original; use it
-                // when it does.
-                let canonical = ["canonical", "duplicate_of", "issue"].iter().find_map(|k| {
-                    ev.get(*k)
-                        .and_then(|v| v.get("html_url"))
-                        .and_then(Value::as_str)
-                });
-                if let Some(Target::Thread {
-                    owner,
-                    repo,
-                    number,
-                    kind,
-                }) = canonical.and_then(classify)
-                {
-                    let found = Found::Thread {
-                        owner,
-                        repo,
-                        number,
-                        kind: Some(kind),
-                    };
-                    acc.add(
-                        found,
-                        Relation::DuplicateOf,
-                        None,
-                        "marked this as a duplicate".to_owned(),
-                        "timeline",
-                        &id,
-                    );
-                }
-            }
+            "commented" => self.timeline_comment(ev),
+            "cross-referenced" => self.cross_referenced(ev),
+            "referenced" | "closed" | "merged" => self.commit_event(ev, event),
+            "committed" => self.committed(ev),
+            "marked_as_duplicate" => self.marked_duplicate(ev),
             _ => {}
         }
     }
-    Ok(acc.finish(id, timeline_pr, warnings))
+
+    /// A `commented` event: the timeline repeats the comments; only new
+    /// ones count.
+    fn timeline_comment(&mut self, ev: &Value) {
+        if ev
+            .get("id")
+            .and_then(Value::as_u64)
+            .is_some_and(|cid| self.comment_ids.contains(&cid))
+        {
+            return;
+        }
+        if let Some(body) = ev.get("body").and_then(Value::as_str) {
+            self.comment(body);
+        }
+    }
+
+    /// A `cross-referenced` event: the issue or pull request that mentions
+    /// this thread.
+    fn cross_referenced(&mut self, ev: &Value) {
+        let Some(src) = ev.get("source").and_then(|s| s.get("issue")) else {
+            self.warnings
+                .push("a cross-referenced event without source.issue was skipped".to_owned());
+            return;
+        };
+        let Some((owner, repo, number, is_pr, title)) = cross_reference(src) else {
+            self.warnings
+                .push("a cross-referenced event without a usable html_url was skipped".to_owned());
+            return;
+        };
+        if is_pr {
+            self.timeline_pr.push((owner.clone(), repo.clone(), number));
+        }
+        let what = if is_pr { "pull request" } else { "issue" };
+        let context = format!("referenced from {what} {owner}/{repo}#{number}: {title}");
+        let found = Found::Thread {
+            owner,
+            repo,
+            number,
+            kind: Some(if is_pr { LinkKind::Pr } else { LinkKind::Issue }),
+        };
+        self.acc.add(
+            found,
+            Relation::CrossReference,
+            None,
+            clip(&context),
+            "timeline",
+            &self.id,
+        );
+    }
+
+    /// A `referenced`, `closed` or `merged` event naming a commit, in the
+    /// repository its `commit_url` says (this thread's by default).
+    fn commit_event(&mut self, ev: &Value, event: &str) {
+        let Some(sha) = ev.get("commit_id").and_then(Value::as_str) else {
+            return;
+        };
+        let (owner, repo) = ev
+            .get("commit_url")
+            .and_then(Value::as_str)
+            .and_then(classify)
+            .and_then(|t| match t {
+                Target::Commit { owner, repo, .. } => Some((owner, repo)),
+                _ => None,
+            })
+            .unwrap_or_else(|| (self.id.owner.clone(), self.id.repo.clone()));
+        let context = match event {
+            "closed" => "closed this in a commit".to_owned(),
+            "merged" => "merged this in a commit".to_owned(),
+            _ => "referenced this in a commit".to_owned(),
+        };
+        let found = Found::Commit {
+            owner,
+            repo,
+            sha: sha.to_ascii_lowercase(),
+        };
+        self.acc.add(
+            found,
+            Relation::CommitEvent,
+            None,
+            context,
+            "timeline",
+            &self.id,
+        );
+    }
+
+    /// A `committed` event (a pull request's commit), with its message's
+    /// first line as context.
+    fn committed(&mut self, ev: &Value) {
+        let Some(sha) = ev.get("sha").and_then(Value::as_str) else {
+            return;
+        };
+        let message = ev.get("message").and_then(Value::as_str).unwrap_or("");
+        let found = Found::Commit {
+            owner: self.id.owner.clone(),
+            repo: self.id.repo.clone(),
+            sha: sha.to_ascii_lowercase(),
+        };
+        let first_line = message.lines().next().unwrap_or("");
+        self.acc.add(
+            found,
+            Relation::CommitEvent,
+            None,
+            clip(first_line),
+            "timeline",
+            &self.id,
+        );
+    }
+
+    /// A `marked_as_duplicate` event. The REST payload does not always name
+    /// the original; it is used when it does.
+    fn marked_duplicate(&mut self, ev: &Value) {
+        let canonical = ["canonical", "duplicate_of", "issue"].iter().find_map(|k| {
+            ev.get(*k)
+                .and_then(|v| v.get("html_url"))
+                .and_then(Value::as_str)
+        });
+        let Some(Target::Thread {
+            owner,
+            repo,
+            number,
+            kind,
+        }) = canonical.and_then(classify)
+        else {
+            return;
+        };
+        let found = Found::Thread {
+            owner,
+            repo,
+            number,
+            kind: Some(kind),
+        };
+        self.acc.add(
+            found,
+            Relation::DuplicateOf,
+            None,
+            "marked this as a duplicate".to_owned(),
+            "timeline",
+            &self.id,
+        );
+    }
 }
 
 /// References of a thread from its page's HTML. `url` is the page's
@@ -574,53 +632,8 @@ impl Accumulator {
         source: &str,
         id: &ThreadId,
     ) {
-        let (kind, target, url) = match found {
-            Found::Thread {
-                owner,
-                repo,
-                number,
-                kind,
-            } => {
-                if id.is(&owner, &repo, number) {
-                    return; // the thread itself
-                }
-                let key = format!("{owner}/{repo}#{number}").to_lowercase();
-                if let Some(k) = kind
-                    && !self.kinds.iter().any(|(x, _)| *x == key)
-                {
-                    self.kinds.push((key, k));
-                }
-                let ref_type = match (relation, kind) {
-                    (Relation::DuplicateOf, _) => RefType::Duplicate,
-                    (Relation::Related, _) => RefType::Related,
-                    (Relation::Closes, _) => RefType::Issue,
-                    (_, Some(LinkKind::Pr)) => RefType::Pr,
-                    (_, Some(LinkKind::Discussion)) => RefType::Discussion,
-                    _ => RefType::Issue,
-                };
-                let seg = match (ref_type, kind) {
-                    (RefType::Pr, _) | (_, Some(LinkKind::Pr)) => "pull",
-                    (_, Some(LinkKind::Discussion)) => "discussions",
-                    _ => "issues",
-                };
-                (
-                    ref_type,
-                    format!("{owner}/{repo}#{number}"),
-                    format!("https://github.com/{owner}/{repo}/{seg}/{number}"),
-                )
-            }
-            Found::Commit { owner, repo, sha } => {
-                if owner.is_empty() {
-                    (RefType::Commit, sha.clone(), String::new())
-                } else {
-                    (
-                        RefType::Commit,
-                        format!("{owner}/{repo}@{sha}"),
-                        format!("https://github.com/{owner}/{repo}/commit/{sha}"),
-                    )
-                }
-            }
-            Found::Url(u) => (RefType::Url, u.clone(), u),
+        let Some((kind, target, url)) = self.typed(found, relation, id) else {
+            return; // the thread itself
         };
         let same = |r: &Reference| {
             r.kind == kind
@@ -628,21 +641,7 @@ impl Accumulator {
                     || kind == RefType::Commit && same_commit(&r.target, &target))
         };
         if let Some(r) = self.refs.iter_mut().find(|r| same(r)) {
-            r.occurrences += 1;
-            if !r.sources.iter().any(|s| s == source) {
-                r.sources.push(source.to_owned());
-            }
-            if relation.strength() > r.relation.strength() {
-                r.relation = relation;
-            }
-            if r.anchor_text.is_none() {
-                r.anchor_text = anchor;
-            }
-            // Keep the longest spelling of a commit's SHA.
-            if kind == RefType::Commit && target.len() > r.target.len() {
-                r.target = target;
-                r.url = url;
-            }
+            merge_occurrence(r, relation, anchor, source, target, url);
             return;
         }
         self.refs.push(Reference {
@@ -656,6 +655,52 @@ impl Accumulator {
             occurrences: 1,
             sources: vec![source.to_owned()],
         });
+    }
+
+    /// `(type, target, url)` of a found reference; `None` for the thread
+    /// itself.
+    fn typed(
+        &mut self,
+        found: Found,
+        relation: Relation,
+        id: &ThreadId,
+    ) -> Option<(RefType, String, String)> {
+        Some(match found {
+            Found::Thread {
+                owner,
+                repo,
+                number,
+                kind,
+            } => {
+                if id.is(&owner, &repo, number) {
+                    return None;
+                }
+                self.note_kind(&owner, &repo, number, kind);
+                thread_ref(&owner, &repo, number, kind, relation)
+            }
+            Found::Commit { owner, repo, sha } => {
+                if owner.is_empty() {
+                    (RefType::Commit, sha.clone(), String::new())
+                } else {
+                    (
+                        RefType::Commit,
+                        format!("{owner}/{repo}@{sha}"),
+                        format!("https://github.com/{owner}/{repo}/commit/{sha}"),
+                    )
+                }
+            }
+            Found::Url(u) => (RefType::Url, u.clone(), u),
+        })
+    }
+
+    /// Remembers the first link kind a URL gave this thread key.
+    fn note_kind(&mut self, owner: &str, repo: &str, number: u64, kind: Option<LinkKind>) {
+        let key = format!("{owner}/{repo}#{number}").to_lowercase();
+        if let Some(k) = kind
+            && !self.kinds.iter().any(|(x, _)| *x == key)
+        {
+            self.kinds.push((key, k));
+        }
     }
 
     /// Issue mentions become `pr` where a URL or the timeline says the
@@ -733,4 +778,60 @@ fn same_commit(a: &str, b: &str) -> bool {
     let (ra, sa) = split(a);
     let (rb, sb) = split(b);
     ra == rb && (sa.starts_with(&sb) || sb.starts_with(&sa))
+}
+
+/// `(type, target, url)` of an issue-or-pull-request reference: the
+/// relation decides the type first, then the link kind.
+fn thread_ref(
+    owner: &str,
+    repo: &str,
+    number: u64,
+    kind: Option<LinkKind>,
+    relation: Relation,
+) -> (RefType, String, String) {
+    let ref_type = match (relation, kind) {
+        (Relation::DuplicateOf, _) => RefType::Duplicate,
+        (Relation::Related, _) => RefType::Related,
+        (Relation::Closes, _) => RefType::Issue,
+        (_, Some(LinkKind::Pr)) => RefType::Pr,
+        (_, Some(LinkKind::Discussion)) => RefType::Discussion,
+        _ => RefType::Issue,
+    };
+    let seg = match (ref_type, kind) {
+        (RefType::Pr, _) | (_, Some(LinkKind::Pr)) => "pull",
+        (_, Some(LinkKind::Discussion)) => "discussions",
+        _ => "issues",
+    };
+    (
+        ref_type,
+        format!("{owner}/{repo}#{number}"),
+        format!("https://github.com/{owner}/{repo}/{seg}/{number}"),
+    )
+}
+
+/// Counts one more occurrence of an existing reference `r`: its sources,
+/// the strongest relation, the first anchor text, the longest SHA.
+fn merge_occurrence(
+    r: &mut Reference,
+    relation: Relation,
+    anchor: Option<String>,
+    source: &str,
+    target: String,
+    url: String,
+) {
+    r.occurrences += 1;
+    if !r.sources.iter().any(|s| s == source) {
+        r.sources.push(source.to_owned());
+    }
+    if relation.strength() > r.relation.strength() {
+        r.relation = relation;
+    }
+    if r.anchor_text.is_none() {
+        r.anchor_text = anchor;
+    }
+    // Keep the longest spelling of a commit's SHA.
+    if r.kind == RefType::Commit && target.len() > r.target.len() {
+        r.target = target;
+        r.url = url;
+    }
 }

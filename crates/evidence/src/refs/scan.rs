@@ -176,140 +176,179 @@ pub(crate) fn scan(
             && text.is_char_boundary(r.start)
             && text.is_char_boundary(r.end)
     };
-    let mut hits: Vec<Hit> = Vec::new();
-    let mut taken: Vec<Range<usize>> = code.iter().filter(|r| valid(r)).cloned().collect();
-    for l in links.iter().filter(|l| valid(&l.range)) {
-        taken.push(l.range.clone());
-        if l.href.is_empty() {
-            continue;
-        }
-        if let Some(found) = found_for_url(&l.href) {
-            hits.push(Hit {
-                found,
-                range: l.range.clone(),
-                anchor: (!l.text.is_empty() && l.text != l.href).then(|| l.text.clone()),
-                relation: Relation::Mention,
-            });
-        }
+    let mut pass = Pass {
+        text,
+        scope,
+        hits: Vec::new(),
+        taken: code.iter().filter(|r| valid(r)).cloned().collect(),
+    };
+    pass.known_links(links.iter().filter(|l| valid(&l.range)));
+    pass.bare_urls();
+    pass.issue_numbers();
+    if let Some(t) = scope.thread {
+        pass.gh_numbers(t);
     }
-    for m in URL.find_iter(text) {
-        let range = m.start()..m.start() + trim_url(m.as_str()).len();
-        if overlaps(&taken, &range) {
-            continue;
-        }
-        if let Some(found) = found_for_url(&text[range.clone()]) {
-            hits.push(Hit {
-                found,
-                range: range.clone(),
-                anchor: None,
-                relation: Relation::Mention,
-            });
-        }
-        taken.push(range);
+    pass.shas();
+    let mut hits = pass.hits;
+    hits.sort_by_key(|h| h.range.start);
+    apply_markers(text, &mut hits, scope);
+    hits
+}
+
+/// One scan of a text: the hits so far, and the ranges already taken (code,
+/// links, earlier hits), which later kinds of reference must not overlap.
+struct Pass<'t> {
+    text: &'t str,
+    scope: &'t Scope<'t>,
+    hits: Vec<Hit>,
+    taken: Vec<Range<usize>>,
+}
+
+impl Pass<'_> {
+    /// A plain mention at `range`, which is taken from now on.
+    fn mention(&mut self, found: Found, range: Range<usize>) {
+        self.hits.push(Hit {
+            found,
+            range: range.clone(),
+            anchor: None,
+            relation: Relation::Mention,
+        });
+        self.taken.push(range);
     }
-    for c in ISSUE.captures_iter(text) {
-        let m = c.get(0).expect("match");
-        let before = text[..m.start()].chars().next_back();
-        if before.is_some_and(|ch| {
-            ch.is_alphanumeric() || matches!(ch, '/' | '&' | '#' | '_' | '.' | '-')
-        }) || overlaps(&taken, &m.range())
-        {
-            continue;
-        }
-        let Ok(number) = c[3].parse::<u64>() else {
-            continue;
-        };
-        if number == 0 {
-            continue;
-        }
-        let (owner, repo) = match (c.get(1), c.get(2), scope.thread) {
-            (Some(o), Some(r), _) if valid_owner(o.as_str()) && valid_repo(r.as_str()) => {
-                (o.as_str().to_owned(), r.as_str().to_owned())
+
+    /// Links whose target is known; an empty `href` only takes its range.
+    fn known_links<'l>(&mut self, links: impl Iterator<Item = &'l Link>) {
+        for l in links {
+            self.taken.push(l.range.clone());
+            if l.href.is_empty() {
+                continue;
             }
-            (None, None, Some(t)) => (t.owner.clone(), t.repo.clone()),
-            _ => continue,
-        };
-        hits.push(Hit {
-            found: Found::Thread {
+            if let Some(found) = found_for_url(&l.href) {
+                self.hits.push(Hit {
+                    found,
+                    range: l.range.clone(),
+                    anchor: (!l.text.is_empty() && l.text != l.href).then(|| l.text.clone()),
+                    relation: Relation::Mention,
+                });
+            }
+        }
+    }
+
+    /// Bare http(s) URLs, without trailing punctuation.
+    fn bare_urls(&mut self) {
+        let text = self.text;
+        for m in URL.find_iter(text) {
+            let range = m.start()..m.start() + trim_url(m.as_str()).len();
+            if overlaps(&self.taken, &range) {
+                continue;
+            }
+            match found_for_url(&text[range.clone()]) {
+                Some(found) => self.mention(found, range),
+                None => self.taken.push(range),
+            }
+        }
+    }
+
+    /// `#123` (in the thread's repository) and `owner/repo#123`.
+    fn issue_numbers(&mut self) {
+        let text = self.text;
+        for c in ISSUE.captures_iter(text) {
+            let m = c.get(0).expect("match");
+            let before = text[..m.start()].chars().next_back();
+            if before.is_some_and(|ch| {
+                ch.is_alphanumeric() || matches!(ch, '/' | '&' | '#' | '_' | '.' | '-')
+            }) || overlaps(&self.taken, &m.range())
+            {
+                continue;
+            }
+            let Ok(number) = c[3].parse::<u64>() else {
+                continue;
+            };
+            if number == 0 {
+                continue;
+            }
+            let (owner, repo) = match (c.get(1), c.get(2), self.scope.thread) {
+                (Some(o), Some(r), _) if valid_owner(o.as_str()) && valid_repo(r.as_str()) => {
+                    (o.as_str().to_owned(), r.as_str().to_owned())
+                }
+                (None, None, Some(t)) => (t.owner.clone(), t.repo.clone()),
+                _ => continue,
+            };
+            let found = Found::Thread {
                 owner,
                 repo,
                 number,
                 kind: None,
-            },
-            range: m.range(),
-            anchor: None,
-            relation: Relation::Mention,
-        });
-        taken.push(m.range());
+            };
+            self.mention(found, m.range());
+        }
     }
-    if let Some(t) = scope.thread {
-        for c in GH_ISSUE.captures_iter(text) {
+
+    /// `GH-123`, in thread `t`'s repository.
+    fn gh_numbers(&mut self, t: &ThreadId) {
+        for c in GH_ISSUE.captures_iter(self.text) {
             let m = c.get(0).expect("match");
             let Ok(number) = c[1].parse::<u64>() else {
                 continue;
             };
-            if number == 0 || overlaps(&taken, &m.range()) {
+            if number == 0 || overlaps(&self.taken, &m.range()) {
                 continue;
             }
-            hits.push(Hit {
-                found: Found::Thread {
-                    owner: t.owner.clone(),
-                    repo: t.repo.clone(),
-                    number,
-                    kind: None,
-                },
-                range: m.range(),
-                anchor: None,
-                relation: Relation::Mention,
-            });
-            taken.push(m.range());
+            let found = Found::Thread {
+                owner: t.owner.clone(),
+                repo: t.repo.clone(),
+                number,
+                kind: None,
+            };
+            self.mention(found, m.range());
         }
     }
-    for c in SHA.captures_iter(text) {
-        let m = c.get(0).expect("match");
-        let sha_m = c.get(3).expect("group");
-        let sha = sha_m.as_str();
-        if overlaps(&taken, &m.range()) {
-            continue;
-        }
-        let before = text[..m.start()].chars().next_back();
-        let after = text[m.end()..].chars().next();
-        if before.is_some_and(|ch| {
-            matches!(ch, '#' | '/' | '@' | '-' | '_' | '.' | '=' | ':') && c.get(1).is_none()
-        }) || after.is_some_and(|ch| matches!(ch, '-' | '_' | '@' | '/') || ch.is_alphanumeric())
-        {
-            continue;
-        }
-        // Bare hex needs letters and at least two digits: plain numbers
-        // and words such as "facade1" or "deadbeef" are not commits.
-        let has_letter = sha.bytes().any(|b| b.is_ascii_alphabetic());
-        let has_digit = sha.bytes().filter(u8::is_ascii_digit).count() >= 2;
-        let lowercase = !sha.bytes().any(|b| b.is_ascii_uppercase());
-        let explicit = c.get(1).is_some();
-        let context = SHA_CONTEXT.is_match(&text[line_start(text, m.start())..m.start()]);
-        if !(explicit || context || (has_letter && has_digit && lowercase)) {
-            continue;
-        }
-        let (owner, repo) = match (c.get(1), c.get(2), scope.thread) {
-            (Some(o), Some(r), _) => (o.as_str().to_owned(), r.as_str().to_owned()),
-            (None, None, Some(t)) => (t.owner.clone(), t.repo.clone()),
-            _ => (String::new(), String::new()),
-        };
-        hits.push(Hit {
-            found: Found::Commit {
+
+    /// Commit SHAs, bare or as `owner/repo@sha`.
+    fn shas(&mut self) {
+        let text = self.text;
+        for c in SHA.captures_iter(text) {
+            let m = c.get(0).expect("match");
+            if overlaps(&self.taken, &m.range()) || !is_commit(text, &c) {
+                continue;
+            }
+            let (owner, repo) = match (c.get(1), c.get(2), self.scope.thread) {
+                (Some(o), Some(r), _) => (o.as_str().to_owned(), r.as_str().to_owned()),
+                (None, None, Some(t)) => (t.owner.clone(), t.repo.clone()),
+                _ => (String::new(), String::new()),
+            };
+            let found = Found::Commit {
                 owner,
                 repo,
-                sha: sha.to_ascii_lowercase(),
-            },
-            range: m.range(),
-            anchor: None,
-            relation: Relation::Mention,
-        });
-        taken.push(m.range());
+                sha: c[3].to_ascii_lowercase(),
+            };
+            self.mention(found, m.range());
+        }
     }
-    hits.sort_by_key(|h| h.range.start);
-    apply_markers(text, &mut hits, scope);
-    hits
+}
+
+/// Whether a [`SHA`] match is a commit: not part of a longer token, and
+/// either qualified (`owner/repo@`), after a commit word, or hex that
+/// looks like a hash.
+fn is_commit(text: &str, c: &regex::Captures<'_>) -> bool {
+    let m = c.get(0).expect("match");
+    let sha = c.get(3).expect("group").as_str();
+    let before = text[..m.start()].chars().next_back();
+    let after = text[m.end()..].chars().next();
+    if before.is_some_and(|ch| {
+        matches!(ch, '#' | '/' | '@' | '-' | '_' | '.' | '=' | ':') && c.get(1).is_none()
+    }) || after.is_some_and(|ch| matches!(ch, '-' | '_' | '@' | '/') || ch.is_alphanumeric())
+    {
+        return false;
+    }
+    // Bare hex needs letters and at least two digits: plain numbers
+    // and words such as "facade1" or "deadbeef" are not commits.
+    let has_letter = sha.bytes().any(|b| b.is_ascii_alphabetic());
+    let has_digit = sha.bytes().filter(u8::is_ascii_digit).count() >= 2;
+    let lowercase = !sha.bytes().any(|b| b.is_ascii_uppercase());
+    let explicit = c.get(1).is_some();
+    let context = SHA_CONTEXT.is_match(&text[line_start(text, m.start())..m.start()]);
+    explicit || context || (has_letter && has_digit && lowercase)
 }
 
 /// Sets each thread reference's relation from the words just before it,

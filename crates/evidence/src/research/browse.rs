@@ -1,6 +1,6 @@
-//! Seed 003's `research browse-plan`: explicit browser actions for the
-//! candidates fetching could not fully verify (agbrowse's
-//! `planBrowseEscalation`) — the `ferret.browse-plan.v1` envelope.
+//! `ferret research browse-plan`: explicit browser actions for the
+//! candidates fetching could not fully verify — the `ferret.browse-plan.v1`
+//! envelope.
 //!
 //! No action is planned when the ledger is ready and every candidate was a
 //! strong plain fetch. Otherwise each candidate gets the reasons that apply
@@ -14,7 +14,7 @@
 //! | `official-page-fetch-empty` | the question asks for official sources and the fetch was weak or empty |
 //! | `fetch-insufficient-or-constraints-pending` | the next step is browsing (or constraints are pending) and the fetch was weak or empty |
 //!
-//! "Weak or empty" is agbrowse's: not ok, a verdict other than `strong_ok`,
+//! "Weak or empty" means: not ok, a verdict other than `strong_ok`,
 //! a page that needs a browser, or no text. An action's priority is `high`
 //! for Naver, dynamic-state and empty-official reasons, `medium` for
 //! tables, else `low`; actions are ordered by priority, then rank, and at
@@ -35,7 +35,8 @@ pub const BROWSE_PLAN_SCHEMA: &str = "ferret.browse-plan.v1";
 /// The most actions planned by default.
 pub const DEFAULT_MAX_ACTIONS: usize = 5;
 
-/// Why a candidate needs browser work (seed 003's vocabulary, exactly).
+/// Why a candidate needs browser work (the reason names are part of the
+/// envelope).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BrowseReason {
@@ -262,7 +263,7 @@ fn is_local_document(url: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Seed 003's `research browse-plan`: the browser actions `enrichment`
+/// `ferret research browse-plan`: the browser actions `enrichment`
 /// calls for (see the module docs).
 pub fn browse_plan(
     plan: &Plan,

@@ -10,8 +10,7 @@
 //!   in order, each with its engines, the sub-queries that found it and the
 //!   fusion's 0–1 intent score.
 //! - From rows ([`normalize_results`], [`NormalizedResults::from_rows`]):
-//!   the rows' accepted shapes are [`ferret_core::rows`]'s (agbrowse's
-//!   `search-results-v1`). The caller's order is kept: rows are taken by
+//!   the rows' accepted shapes are [`ferret_core::rows`]'s. The caller's order is kept: rows are taken by
 //!   their rank within their engine, engines interleaved in order of first
 //!   appearance (rank 1 of every engine, then rank 2 …); a URL that several
 //!   engines returned is one candidate with all of them (canonical URL).
@@ -267,7 +266,7 @@ fn push_unique(list: &mut Vec<String>, value: &str) {
     }
 }
 
-/// Seed 003's `research normalize-results`: the caller's result rows (JSON
+/// `ferret research normalize-results`: the caller's result rows (JSON
 /// text) as URL candidates. `backend` labels provenance only (rows that
 /// name no engine are attributed to it). Empty input, invalid JSON or an
 /// unsupported envelope give an empty set with a warning.

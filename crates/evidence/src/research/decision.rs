@@ -1,4 +1,4 @@
-//! The evidence decision (seed 003's `evidenceStatus`, exactly), the
+//! The evidence decision (the report's `evidence_status`), the
 //! agent action that goes with it, and the caveats an answer must carry.
 //!
 //! | status | condition | agent action |
@@ -39,7 +39,7 @@ impl EvidenceStatus {
         }
     }
 
-    /// What an agent should do (seed 003's table).
+    /// What an agent should do (the table in the module docs).
     pub fn agent_action(self) -> &'static str {
         match self {
             EvidenceStatus::Sufficient => "answer from fetched evidence",
@@ -54,7 +54,7 @@ impl EvidenceStatus {
     }
 }
 
-/// The decision, in seed 003's order of conditions. A ready ledger whose
+/// The decision, conditions tried in the table's order. A ready ledger whose
 /// support for some mandatory constraint comes only from untrusted pages
 /// (prompt-injection signals) is `partial`, never `sufficient`.
 pub fn decide(ledger: &Ledger, deep: Option<&DeepResult>, browse: &BrowsePlan) -> EvidenceStatus {

@@ -1,4 +1,4 @@
-//! Seed 003's `research enrich-fetch`: fetch the original pages of the top
+//! `ferret research enrich-fetch`: fetch the original pages of the top
 //! candidates and update the constraint ledger — the `ferret.enrichment.v1`
 //! envelope.
 //!
@@ -23,7 +23,7 @@
 //!    ≤ 80-character citations of every constraint ([`crate::citations`])
 //!    and the gap ledger ([`crate::gaps`]) with the constraints as subjects
 //!    and the plan's rivals as sides.
-//! 5. **Next step** (agbrowse's `buildNextStep`): `browse-candidates` when
+//! 5. **Next step** ([`NextStep`]): `browse-candidates` when
 //!    the plan itself needs a browser (Naver, tables / lists / ordinals,
 //!    dynamic state) or the fetch was insufficient (ledger not ready, or a
 //!    candidate unreadable, weak or needing a browser); otherwise
@@ -69,8 +69,7 @@ pub const MAX_RESULTS_LIMIT: usize = 50;
 pub const DEFAULT_CONCURRENCY: usize = 5;
 /// The most fetches in flight.
 pub const MAX_CONCURRENCY: usize = 16;
-/// Characters of a candidate's [`EnrichedCandidate::text_excerpt`]
-/// (agbrowse's enrichment excerpt).
+/// Characters of a candidate's [`EnrichedCandidate::text_excerpt`].
 pub const TEXT_EXCERPT_CHARS: usize = 800;
 /// Default token budget of a candidate's highlights.
 pub const DEFAULT_HIGHLIGHT_TOKENS: usize = 160;
@@ -227,8 +226,8 @@ pub struct SkippedCandidate {
     pub reason: SkipReason,
 }
 
-/// One fetched candidate: agbrowse's candidate fields (`rank, url, title,
-/// verdict, ok, source, text_excerpt`) and what the run learned from it.
+/// One fetched candidate: what was read (`rank, url, title, verdict, ok,
+/// source, text_excerpt`, …) and what the run learned from it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnrichedCandidate {
     /// Its rank among the candidates.
@@ -322,7 +321,7 @@ pub struct EnrichedCandidate {
 
 impl EnrichedCandidate {
     /// Whether the fetch was readable and strong (`strong_ok`, no browser
-    /// needed or used) — agbrowse's `isStrongFetch`.
+    /// needed or used).
     pub fn is_strong_fetch(&self) -> bool {
         self.ok
             && self.verdict == Some(Verdict::StrongOk)
@@ -330,7 +329,7 @@ impl EnrichedCandidate {
             && !self.chrome_used
     }
 
-    /// Whether the fetch was weak or empty — agbrowse's `isWeakOrEmpty`:
+    /// Whether the fetch was weak or empty:
     /// not ok, a verdict other than `strong_ok`, a page that needs a
     /// browser, or no text.
     pub fn is_weak_or_empty(&self) -> bool {
@@ -354,7 +353,7 @@ pub enum NextStepKind {
     FinalizeReady,
 }
 
-/// agbrowse's `nextStep`.
+/// What to do after enrichment: browse the candidates or finalize.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NextStep {
     /// What to do.
@@ -384,10 +383,10 @@ pub struct Enrichment {
     pub ledger: Ledger,
     /// What to do next.
     pub next_step: NextStep,
-    /// Constraints bound to ≤ 80-character quotes (P3).
+    /// Constraints bound to ≤ 80-character quotes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub citations: Option<CitationReport>,
-    /// The gap ledger (P5).
+    /// The gap ledger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<GapLedger>,
     /// The scorer that graded the evidence.
@@ -631,52 +630,18 @@ impl Enricher<'_> {
         options: &EnrichOptions,
     ) -> Enrichment {
         let now = options.now.unwrap_or_else(Utc::now);
-        let fetched = reads.fetched.clone();
-        let skipped = reads.skipped.clone();
         let mut ledger = Ledger::new(plan);
-        let (mut candidates, pages, rows) = records(fetched, &ledger, options);
-        let readable: Vec<ReadPage<'_>> = pages
-            .iter()
-            .enumerate()
-            .filter_map(|(index, page)| {
-                let page = page
-                    .as_ref()
-                    .filter(|p| p.ok && !p.text.trim().is_empty())?;
-                Some(ReadPage {
-                    index,
-                    url: &candidates[index].final_url,
-                    title: page.title.as_deref().unwrap_or(""),
-                    text: &page.text,
-                    rank: candidates[index].rank,
-                    provenance: &page.provenance,
-                    untrusted: candidates[index].untrusted,
-                })
-            })
-            .collect();
-        let copy_of = copies_of(&readable, candidates.len());
-        // Originals first, so that a copy that agrees can count as its
-        // original.
-        let order: Vec<usize> = readable
-            .iter()
-            .map(|p| p.index)
-            .filter(|i| copy_of[*i].is_none())
-            .chain(
-                readable
-                    .iter()
-                    .map(|p| p.index)
-                    .filter(|i| copy_of[*i].is_some()),
-            )
-            .collect();
-        drop(readable);
+        let (mut candidates, pages, rows) = records(&reads.fetched, &ledger, options);
+        let (order, copy_of) = reading_order(&pages, &candidates);
         for index in order {
-            let Some(page) = pages[index].as_ref() else {
+            let Some(page) = pages[index] else {
                 continue;
             };
             let original = copy_of[index].map(|o| candidates[o].final_url.clone());
             let outcome = self.read_into_ledger(
                 &mut ledger,
                 page,
-                &rows[index],
+                rows[index],
                 &candidates[index],
                 original.as_deref(),
                 now,
@@ -686,10 +651,8 @@ impl Enricher<'_> {
             candidate.constraint_ids = outcome.supported;
             candidate.new_constraint_ids = outcome.newly_supported;
             if options.highlight_tokens > 0 {
-                let texts: Vec<&str> = ledger.constraints.iter().map(|c| c.text.as_str()).collect();
-                let hl = HighlightOptions::default().with_budget_tokens(options.highlight_tokens);
                 candidate.highlights =
-                    highlights_for_constraints(&page.text, &texts, &hl).highlights;
+                    constraint_highlights(&ledger, &page.text, options.highlight_tokens);
             }
         }
         self.cross_validate(&mut ledger, &candidates);
@@ -705,7 +668,7 @@ impl Enricher<'_> {
                 concurrency: options.concurrency,
             },
             candidates,
-            skipped,
+            skipped: reads.skipped.clone(),
             ledger,
             next_step,
             citations,
@@ -793,26 +756,26 @@ struct Failure {
 
 /// Each fetch as a candidate record (not yet read by the ledger), with its
 /// page and search row, in input order.
-fn records(
-    fetched: Vec<Fetched>,
+fn records<'f>(
+    fetched: &'f [Fetched],
     ledger: &Ledger,
     options: &EnrichOptions,
 ) -> (
     Vec<EnrichedCandidate>,
-    Vec<Option<FetchedPage>>,
-    Vec<ResultRow>,
+    Vec<Option<&'f FetchedPage>>,
+    Vec<&'f ResultRow>,
 ) {
     let disconfirm_queries = &ledger.disconfirm.queries;
     let mut candidates = Vec::with_capacity(fetched.len());
     let mut pages = Vec::with_capacity(fetched.len());
     let mut rows = Vec::with_capacity(fetched.len());
-    for (index, item) in fetched.into_iter().enumerate() {
+    for (index, item) in fetched.iter().enumerate() {
         let from_disconfirm = item.row.sub_queries.iter().any(|q| {
             disconfirm_queries
                 .iter()
                 .any(|d| d.eq_ignore_ascii_case(q.trim()))
         });
-        let (page, failure) = match item.result {
+        let (page, failure) = match &item.result {
             Ok(page) => (Some(page), None),
             Err(e) => {
                 let failure = Failure {
@@ -820,24 +783,18 @@ fn records(
                     verdict: e.verdict(),
                     needs_browser: matches!(e, FetchError::BrowserUnavailable { .. }),
                 };
-                (e.page().cloned(), Some(failure))
+                (e.page(), Some(failure))
             }
         };
-        let mut candidate = candidate_record(
-            &item.row,
-            page.as_ref(),
-            failure,
-            index,
-            options.include_text,
-        );
-        candidate.url = item.url;
-        candidate.unwrapped_from = item.unwrapped_from;
+        let mut candidate = candidate_record(&item.row, page, failure, index, options.include_text);
+        candidate.url = item.url.clone();
+        candidate.unwrapped_from = item.unwrapped_from.clone();
         candidate.read_from = item.read_from;
         candidate.from_disconfirm = from_disconfirm;
         candidate.elapsed_ms = item.elapsed_ms;
         candidates.push(candidate);
         pages.push(page);
-        rows.push(item.row);
+        rows.push(&item.row);
     }
     (candidates, pages, rows)
 }
@@ -923,12 +880,58 @@ fn candidate_record(
     }
 }
 
+/// The order the ledger reads the readable pages in, and which page each
+/// one is a copy of. Originals come first, so that a copy that agrees can
+/// count as its original.
+fn reading_order(
+    pages: &[Option<&FetchedPage>],
+    candidates: &[EnrichedCandidate],
+) -> (Vec<usize>, Vec<Option<usize>>) {
+    let readable: Vec<ReadPage<'_>> = pages
+        .iter()
+        .enumerate()
+        .filter_map(|(index, page)| {
+            let page = page.filter(|p| p.ok && !p.text.trim().is_empty())?;
+            Some(ReadPage {
+                index,
+                url: &candidates[index].final_url,
+                title: page.title.as_deref().unwrap_or(""),
+                text: &page.text,
+                rank: candidates[index].rank,
+                provenance: &page.provenance,
+                untrusted: candidates[index].untrusted,
+            })
+        })
+        .collect();
+    let copy_of = copies_of(&readable, candidates.len());
+    let order = readable
+        .iter()
+        .map(|p| p.index)
+        .filter(|i| copy_of[*i].is_none())
+        .chain(
+            readable
+                .iter()
+                .map(|p| p.index)
+                .filter(|i| copy_of[*i].is_some()),
+        )
+        .collect();
+    (order, copy_of)
+}
+
+/// The passages of `text` that bear on the ledger's constraints, within
+/// `tokens`.
+fn constraint_highlights(ledger: &Ledger, text: &str, tokens: usize) -> Vec<Highlight> {
+    let texts: Vec<&str> = ledger.constraints.iter().map(|c| c.text.as_str()).collect();
+    let hl = HighlightOptions::default().with_budget_tokens(tokens);
+    highlights_for_constraints(text, &texts, &hl).highlights
+}
+
 /// Citations and gaps over the run's evidence items (failures become
 /// warnings: they are annotations, not the decision).
 fn annotate(
     plan: &Plan,
     candidates: &[EnrichedCandidate],
-    pages: &[Option<FetchedPage>],
+    pages: &[Option<&FetchedPage>],
     options: &EnrichOptions,
     now: DateTime<Utc>,
     warnings: &mut Vec<String>,
@@ -995,7 +998,7 @@ fn annotate(
     (citations, gaps)
 }
 
-/// agbrowse's `buildNextStep`.
+/// The next step (see the module docs, step 5).
 fn next_step(plan: &Plan, candidates: &[EnrichedCandidate], ledger: &Ledger) -> NextStep {
     let plan_requires = browse_required(&plan_hints(plan));
     let fetch_insufficient = !ledger.ready
@@ -1020,7 +1023,7 @@ fn next_step(plan: &Plan, candidates: &[EnrichedCandidate], ledger: &Ledger) -> 
     }
 }
 
-/// Seed 003's `research enrich-fetch` with the default scorer and no local
+/// `ferret research enrich-fetch` with the default scorer and no local
 /// reader: fetch the top candidates of `results` with `fetcher` and build
 /// the ledger for `plan`. See the module docs.
 pub async fn enrich_fetch(

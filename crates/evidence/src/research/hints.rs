@@ -1,6 +1,5 @@
-//! Source hints of a question that decide browser work (agbrowse's
-//! `detectSourceHints` and `needsBrowseEscalation`, in English, Chinese
-//! and Korean): does it point at Naver (iframe shells), official pages,
+//! Source hints of a question that decide browser work (in English,
+//! Chinese and Korean): does it point at Naver (iframe shells), official pages,
 //! tables / lists / ordinals (which need the DOM), or dynamic page state
 //! (tabs, filters, pagination, infinite scroll)?
 //!
@@ -137,8 +136,8 @@ pub fn plan_hints(plan: &Plan) -> Vec<SourceHint> {
     hints
 }
 
-/// Whether the plan itself requires browser verification (agbrowse's
-/// `followUp.browseRequired`: Naver, structured, or dynamic).
+/// Whether the plan itself requires browser verification (Naver,
+/// structured, or dynamic).
 pub fn browse_required(hints: &[SourceHint]) -> bool {
     hints.iter().any(|h| {
         matches!(

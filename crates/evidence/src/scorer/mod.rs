@@ -10,13 +10,13 @@
 //!
 //! - [`EvidenceScorer`] is the trait; anything that can grade a
 //!   [`ScoreInput`] plugs in (`Research::builder().scorer(…)`).
-//! - [`SelectionAbsorption`] is the default: argo's v2.2 two-stage model
-//!   (see [`argo`] for every number).
+//! - [`SelectionAbsorption`] is the default: a two-stage weighted model,
+//!   selection × absorption (see [`selection_absorption`] for every number).
 //! - [`serp`] recognises search-result pages and redirect ("jump") URLs,
 //!   which are never evidence.
-//! - [`signals`] holds argo's absorption signal patterns.
+//! - [`signals`] holds the absorption signal patterns.
 
-pub mod argo;
+pub mod selection_absorption;
 pub mod serp;
 pub mod signals;
 
@@ -27,7 +27,7 @@ use crate::ledger::{
 };
 use chrono::{DateTime, Utc};
 
-pub use argo::SelectionAbsorption;
+pub use selection_absorption::SelectionAbsorption;
 
 /// What a scorer sees for one piece of support: the constraint, the page,
 /// and the passage (the ledger's verbatim quote) that supports it.
@@ -134,7 +134,8 @@ pub trait EvidenceScorer: Send + Sync + fmt::Debug {
     }
 
     /// A final adjustment of an evidence score once the cross-validation
-    /// of its constraint is known (argo's high-stakes consensus boost);
+    /// of its constraint is known (the default scorer's high-stakes
+    /// consensus boost);
     /// the default leaves the score as it is.
     fn adjust(&self, score: &mut EvidenceScore, url: &str, cross: &CrossValidation) {
         let _ = (score, url, cross);

@@ -1,13 +1,12 @@
 //! Search-result pages and redirect ("jump") URLs: a SERP lists other
-//! pages, a jump URL only forwards to one; neither is evidence (argo's
-//! `is_serp_or_jump_url`, agbrowse's warning that a SERP can read as
-//! `strong_ok` and falsely satisfy constraints).
+//! pages, a jump URL only forwards to one; neither is evidence (a SERP can
+//! read as `strong_ok` and falsely satisfy constraints).
 //!
 //! A URL is a SERP or jump URL when:
 //!
 //! 1. it is a known redirect wrapper ([`ferret_core::canonical::unwrap_redirect`]:
 //!    Google `/url?q=`, Bing `/ck/a`, DuckDuckGo `/l/?uddg=`);
-//! 2. it contains one of [`SERP_URL_PATTERNS`] (argo's list, lowercased
+//! 2. it contains one of [`SERP_URL_PATTERNS`] (on the lowercased
 //!    URL, `www.` removed); or
 //! 3. its host (without `www.`) is one of [`SERP_HOSTS`] and its path is a
 //!    search path (`""`, `/`, `/s`, `/web`, `/search`, `/html`, or starting
@@ -17,8 +16,8 @@
 use url::Url;
 
 /// Substrings of a lowercased URL (without `www.`) that mark a SERP or a
-/// jump link (argo's `serp_url_patterns` plus Baidu's `/link` and
-/// `/baidu.php`).
+/// jump link (the engines' search and redirect paths, Baidu's `/link`
+/// and `/baidu.php` among them).
 pub const SERP_URL_PATTERNS: &[&str] = &[
     "baidu.com/s?",
     "baidu.com/link",
@@ -41,8 +40,8 @@ pub const SERP_URL_PATTERNS: &[&str] = &[
     "yandex.ru/search",
 ];
 
-/// Hosts of search engines (argo's `serp_host_markers`, and the engines
-/// Ferret itself scrapes).
+/// Hosts of search engines (the common ones, and the engines Ferret
+/// itself scrapes).
 pub const SERP_HOSTS: &[&str] = &[
     "baidu.com",
     "m.baidu.com",

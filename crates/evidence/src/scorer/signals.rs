@@ -1,4 +1,4 @@
-//! Absorption signals (argo's `score_evidence_density`): does a passage
+//! Absorption signals (evidence density): does a passage
 //! carry evidence an answer can absorb — figures, definitions, comparisons,
 //! steps, disclosed sources — or is it a bare Q&A?
 //!
@@ -13,9 +13,9 @@
 //!            − 0.08 Q&A format   ("Q:" / "A:" / 问: / 答: lines, a title ending in "?")
 //! ```
 //!
-//! clamped to 0–1. The patterns are argo's (Chinese and English), with a
-//! few English equivalents added where argo had only Chinese ("compared
-//! with", "according to", "data show").
+//! clamped to 0–1. The patterns are Chinese and English; the English
+//! equivalents of some Chinese patterns ("compared with", "according to",
+//! "data show") are included.
 
 use std::sync::LazyLock;
 
@@ -42,7 +42,7 @@ pub struct Signal {
     pub pattern: &'static str,
 }
 
-/// argo's signals, in order.
+/// The signals, in order.
 pub const SIGNALS: &[Signal] = &[
     Signal {
         name: "numbers",
@@ -98,7 +98,7 @@ pub struct Absorption {
     pub qa_format: bool,
 }
 
-/// argo's absorption score of `passage` under `title` (see the module
+/// The absorption score of `passage` under `title` (see the module
 /// docs).
 pub fn absorption(passage: &str, title: &str) -> Absorption {
     let body = format!("{title}\n{passage}");

@@ -126,7 +126,6 @@ pub(super) async fn issue(
     } else {
         "issue"
     };
-    let state = str_of(&issue, "state").unwrap_or_default();
     let author = issue.get("user").and_then(|u| str_of(u, "login"));
 
     let mut page = EndpointPage {
@@ -139,64 +138,93 @@ pub(super) async fn issue(
         ..EndpointPage::default()
     };
     let mut text = format!("# {title}\n\n{owner}/{repo} {kind} #{number}");
-    if !state.is_empty() {
-        text.push_str(&format!(" ({state})"));
-    }
-    if let Some(a) = &author {
-        text.push_str(&format!(", opened by {a}"));
-    }
-    if let Some(at) = &page.published_at {
-        text.push_str(&format!(" on {at}"));
-    }
-    text.push_str("\n\n");
+    text.push_str(&opened_line(
+        &issue,
+        author.as_deref(),
+        page.published_at.as_deref(),
+    ));
     if let Some(body) = str_of(&issue, "body") {
         text.push_str(&body);
         text.push_str("\n\n");
     }
-
+    // Without a count, comments are read anyway (the count may be missing).
     let expected = issue
         .get("comments")
         .and_then(Value::as_u64)
         .unwrap_or(u64::MAX);
     if expected > 0 {
-        for page_no in 1..=MAX_COMMENT_PAGES {
-            let p = page_no.to_string();
-            let per = COMMENTS_PER_PAGE.to_string();
-            let curl = api.url(
-                &ep.github_api,
-                &["repos", owner, repo, "issues", &n, "comments"],
-                &[("per_page", &per), ("page", &p)],
-            )?;
-            let comments = match api.json(&curl).await {
-                Ok(v) => v,
-                Err(e) => {
-                    page.partial.push(format!("comments page {page_no}: {e}"));
-                    break;
-                }
-            };
-            let list = comments.as_array().cloned().unwrap_or_default();
-            for c in &list {
-                let who = c
-                    .get("user")
-                    .and_then(|u| str_of(u, "login"))
-                    .unwrap_or_else(|| "(unknown)".into());
-                let when = str_of(c, "created_at").unwrap_or_default();
-                let body = str_of(c, "body").unwrap_or_default();
-                text.push_str(&format!("---\n\n{who} commented on {when}:\n\n{body}\n\n"));
-            }
-            if list.len() < COMMENTS_PER_PAGE {
-                break;
-            }
-            if page_no == MAX_COMMENT_PAGES {
-                page.partial.push(format!(
-                    "only the first {} comments were read",
-                    MAX_COMMENT_PAGES * COMMENTS_PER_PAGE
-                ));
-            }
-        }
+        let segments = ["repos", owner, repo, "issues", &n, "comments"];
+        push_comments(api, &segments, &mut text, &mut page.partial).await?;
     }
     page.text = text.trim().to_string();
     Ok(page)
+}
+
+/// The rest of the issue's first line: ` (state), opened by A on DATE`,
+/// then a blank line.
+fn opened_line(issue: &Value, author: Option<&str>, opened: Option<&str>) -> String {
+    let mut line = String::new();
+    let state = str_of(issue, "state").unwrap_or_default();
+    if !state.is_empty() {
+        line.push_str(&format!(" ({state})"));
+    }
+    if let Some(a) = author {
+        line.push_str(&format!(", opened by {a}"));
+    }
+    if let Some(at) = opened {
+        line.push_str(&format!(" on {at}"));
+    }
+    line.push_str("\n\n");
+    line
+}
+
+/// Appends the comments, page by page (at most [`MAX_COMMENT_PAGES`]), to
+/// `text`. A page that fails ends the reading with a `partial` note, as
+/// does reaching the page limit.
+async fn push_comments(
+    api: &Api<'_>,
+    segments: &[&str],
+    text: &mut String,
+    partial: &mut Vec<String>,
+) -> Result<(), EndpointError> {
+    let base = &api.endpoints().github_api;
+    for page_no in 1..=MAX_COMMENT_PAGES {
+        let p = page_no.to_string();
+        let per = COMMENTS_PER_PAGE.to_string();
+        let curl = api.url(base, segments, &[("per_page", &per), ("page", &p)])?;
+        let comments = match api.json(&curl).await {
+            Ok(v) => v,
+            Err(e) => {
+                partial.push(format!("comments page {page_no}: {e}"));
+                break;
+            }
+        };
+        let list = comments.as_array().cloned().unwrap_or_default();
+        for c in &list {
+            text.push_str(&comment_text(c));
+        }
+        if list.len() < COMMENTS_PER_PAGE {
+            break;
+        }
+        if page_no == MAX_COMMENT_PAGES {
+            partial.push(format!(
+                "only the first {} comments were read",
+                MAX_COMMENT_PAGES * COMMENTS_PER_PAGE
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One comment: `who commented on DATE:` and its body.
+fn comment_text(c: &Value) -> String {
+    let who = c
+        .get("user")
+        .and_then(|u| str_of(u, "login"))
+        .unwrap_or_else(|| "(unknown)".into());
+    let when = str_of(c, "created_at").unwrap_or_default();
+    let body = str_of(c, "body").unwrap_or_default();
+    format!("---\n\n{who} commented on {when}:\n\n{body}\n\n")
 }
 
 pub(super) async fn file(

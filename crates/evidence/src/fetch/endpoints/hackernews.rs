@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::markup::fragment_to_text;
 use super::{Api, EndpointError, EndpointPage, str_of};
 
-/// Comments kept at most (search-layer's fetch_thread).
+/// Comments kept at most.
 pub(super) const MAX_COMMENTS: usize = 200;
 
 pub(super) async fn item(api: &Api<'_>, id: u64) -> Result<EndpointPage, EndpointError> {
@@ -19,32 +19,7 @@ pub(super) async fn item(api: &Api<'_>, id: u64) -> Result<EndpointPage, Endpoin
     let v = api.json(&url).await?;
     let title = str_of(&v, "title");
     let author = str_of(&v, "author");
-    let mut text = String::new();
-    if let Some(t) = &title {
-        text.push_str(&format!("# {t}\n\n"));
-    }
-    let mut line = Vec::new();
-    if let Some(p) = v.get("points").and_then(Value::as_i64) {
-        line.push(format!("{p} points"));
-    }
-    if let Some(a) = &author {
-        line.push(format!("by {a}"));
-    }
-    if let Some(at) = str_of(&v, "created_at") {
-        line.push(at);
-    }
-    if !line.is_empty() {
-        text.push_str(&line.join(" · "));
-        text.push_str("\n\n");
-    }
-    if let Some(link) = str_of(&v, "url") {
-        text.push_str(&format!("Link: {link}\n\n"));
-    }
-    if let Some(body) = str_of(&v, "text") {
-        text.push_str(&fragment_to_text(&body));
-        text.push_str("\n\n");
-    }
-
+    let mut text = story_text(&v, title.as_deref(), author.as_deref());
     let mut page = EndpointPage {
         api_url: url.to_string(),
         title: title.or_else(|| Some(format!("Hacker News item {id}"))),
@@ -53,8 +28,50 @@ pub(super) async fn item(api: &Api<'_>, id: u64) -> Result<EndpointPage, Endpoin
         site_name: Some("Hacker News".into()),
         ..EndpointPage::default()
     };
+    let (kept, total) = push_comments(&v, &mut text);
+    if total > kept {
+        page.partial.push(format!(
+            "{kept} of {total} comments kept (limit {MAX_COMMENTS})"
+        ));
+    }
+    page.text = text.trim().to_string();
+    Ok(page)
+}
 
-    // Depth-first, pre-order, children in the API's order.
+/// The story as text: its title, a line of points, author and date, its
+/// link and its own text.
+fn story_text(v: &Value, title: Option<&str>, author: Option<&str>) -> String {
+    let mut text = String::new();
+    if let Some(t) = title {
+        text.push_str(&format!("# {t}\n\n"));
+    }
+    let mut line = Vec::new();
+    if let Some(p) = v.get("points").and_then(Value::as_i64) {
+        line.push(format!("{p} points"));
+    }
+    if let Some(a) = author {
+        line.push(format!("by {a}"));
+    }
+    if let Some(at) = str_of(v, "created_at") {
+        line.push(at);
+    }
+    if !line.is_empty() {
+        text.push_str(&line.join(" · "));
+        text.push_str("\n\n");
+    }
+    if let Some(link) = str_of(v, "url") {
+        text.push_str(&format!("Link: {link}\n\n"));
+    }
+    if let Some(body) = str_of(v, "text") {
+        text.push_str(&fragment_to_text(&body));
+        text.push_str("\n\n");
+    }
+    text
+}
+
+/// Appends the comments depth-first, pre-order, children in the API's
+/// order (at most [`MAX_COMMENTS`]); returns `(kept, total)`.
+fn push_comments(v: &Value, text: &mut String) -> (usize, usize) {
     let mut kept = 0usize;
     let mut total = 0usize;
     let mut stack: Vec<(&Value, usize)> = v
@@ -83,11 +100,5 @@ pub(super) async fn item(api: &Api<'_>, id: u64) -> Result<EndpointPage, Endpoin
             fragment_to_text(&body)
         ));
     }
-    if total > kept {
-        page.partial.push(format!(
-            "{kept} of {total} comments kept (limit {MAX_COMMENTS})"
-        ));
-    }
-    page.text = text.trim().to_string();
-    Ok(page)
+    (kept, total)
 }

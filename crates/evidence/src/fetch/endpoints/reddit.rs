@@ -2,6 +2,7 @@
 //! (`?limit=500&depth=4&raw_json=1`), flattened depth-first.
 
 use serde_json::Value;
+use url::Url;
 
 use super::{Api, EndpointError, EndpointPage, str_of, unix_to_rfc3339};
 
@@ -9,20 +10,7 @@ use super::{Api, EndpointError, EndpointPage, str_of, unix_to_rfc3339};
 pub(super) const MAX_COMMENTS: usize = 500;
 
 pub(super) async fn thread(api: &Api<'_>, path: &str) -> Result<EndpointPage, EndpointError> {
-    let mut segments: Vec<String> = path
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if let Some(last) = segments.last_mut() {
-        last.push_str(".json");
-    }
-    let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let url = api.url(
-        &api.endpoints().reddit,
-        &segs,
-        &[("limit", "500"), ("depth", "4"), ("raw_json", "1")],
-    )?;
+    let url = listing_url(api, path)?;
     let v = api.json(&url).await?;
     let parse_err = |detail: &str| EndpointError::Parse {
         url: url.to_string(),
@@ -37,26 +25,75 @@ pub(super) async fn thread(api: &Api<'_>, path: &str) -> Result<EndpointPage, En
         .ok_or_else(|| parse_err("no post in the first listing"))?;
     let title = str_of(post, "title");
     let author = str_of(post, "author");
-    let subreddit = str_of(post, "subreddit_name_prefixed")
-        .or_else(|| str_of(post, "subreddit").map(|s| format!("r/{s}")));
     let published = post
         .get("created_utc")
         .and_then(Value::as_f64)
         .and_then(unix_to_rfc3339);
+    let mut text = post_text(
+        post,
+        title.as_deref(),
+        author.as_deref(),
+        published.as_deref(),
+    );
+    let mut page = EndpointPage {
+        api_url: url.to_string(),
+        title,
+        byline: author.map(|a| format!("u/{a}")),
+        published_at: published,
+        site_name: Some("Reddit".into()),
+        ..EndpointPage::default()
+    };
+    let more = push_comments(listings.get(1), &mut text);
+    if more > 0 {
+        page.partial.push(format!(
+            "{more} more comments were not loaded by the listing"
+        ));
+    }
+    page.text = text.trim().to_string();
+    Ok(page)
+}
 
+/// The thread's `.json` listing URL (the last path segment gets `.json`).
+fn listing_url(api: &Api<'_>, path: &str) -> Result<Url, EndpointError> {
+    let mut segments: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(last) = segments.last_mut() {
+        last.push_str(".json");
+    }
+    let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
+    api.url(
+        &api.endpoints().reddit,
+        &segs,
+        &[("limit", "500"), ("depth", "4"), ("raw_json", "1")],
+    )
+}
+
+/// The post as text: its title, a line of subreddit, author, date and
+/// score, the link of a link post, and the self text.
+fn post_text(
+    post: &Value,
+    title: Option<&str>,
+    author: Option<&str>,
+    published: Option<&str>,
+) -> String {
     let mut text = String::new();
-    if let Some(t) = &title {
+    if let Some(t) = title {
         text.push_str(&format!("# {t}\n\n"));
     }
+    let subreddit = str_of(post, "subreddit_name_prefixed")
+        .or_else(|| str_of(post, "subreddit").map(|s| format!("r/{s}")));
     let mut line = Vec::new();
-    if let Some(s) = &subreddit {
-        line.push(s.clone());
+    if let Some(s) = subreddit {
+        line.push(s);
     }
-    if let Some(a) = &author {
+    if let Some(a) = author {
         line.push(format!("posted by u/{a}"));
     }
-    if let Some(p) = &published {
-        line.push(p.clone());
+    if let Some(p) = published {
+        line.push(p.to_string());
     }
     if let Some(score) = post.get("score").and_then(Value::as_i64) {
         line.push(format!("{score} points"));
@@ -74,20 +111,15 @@ pub(super) async fn thread(api: &Api<'_>, path: &str) -> Result<EndpointPage, En
         text.push_str(&body);
         text.push_str("\n\n");
     }
+    text
+}
 
-    let mut page = EndpointPage {
-        api_url: url.to_string(),
-        title: title.clone(),
-        byline: author.map(|a| format!("u/{a}")),
-        published_at: published,
-        site_name: Some("Reddit".into()),
-        ..EndpointPage::default()
-    };
-
+/// Appends the comment listing depth-first (at most [`MAX_COMMENTS`]) to
+/// `text`; returns how many comments the listing left unloaded (`more`).
+fn push_comments(listing: Option<&Value>, text: &mut String) -> u64 {
     let mut kept = 0usize;
     let mut more = 0u64;
-    let mut stack: Vec<(&Value, usize)> = listings
-        .get(1)
+    let mut stack: Vec<(&Value, usize)> = listing
         .and_then(|l| l.pointer("/data/children"))
         .and_then(Value::as_array)
         .map(|c| c.iter().rev().map(|n| (n, 1usize)).collect())
@@ -117,26 +149,23 @@ pub(super) async fn thread(api: &Api<'_>, path: &str) -> Result<EndpointPage, En
             continue;
         };
         kept += 1;
-        let who = str_of(data, "author").unwrap_or_else(|| "[deleted]".into());
-        let when = data
-            .get("created_utc")
-            .and_then(Value::as_f64)
-            .and_then(unix_to_rfc3339)
-            .unwrap_or_default();
-        let score = data
-            .get("score")
-            .and_then(Value::as_i64)
-            .map(|s| format!(", {s} points"))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "---\n\nu/{who} ({when}{score}, depth {depth}):\n\n{body}\n\n"
-        ));
+        text.push_str(&comment_text(data, depth, &body));
     }
-    if more > 0 {
-        page.partial.push(format!(
-            "{more} more comments were not loaded by the listing"
-        ));
-    }
-    page.text = text.trim().to_string();
-    Ok(page)
+    more
+}
+
+/// One comment: `u/author (date, N points, depth D):` and its body.
+fn comment_text(data: &Value, depth: usize, body: &str) -> String {
+    let who = str_of(data, "author").unwrap_or_else(|| "[deleted]".into());
+    let when = data
+        .get("created_utc")
+        .and_then(Value::as_f64)
+        .and_then(unix_to_rfc3339)
+        .unwrap_or_default();
+    let score = data
+        .get("score")
+        .and_then(Value::as_i64)
+        .map(|s| format!(", {s} points"))
+        .unwrap_or_default();
+    format!("---\n\nu/{who} ({when}{score}, depth {depth}):\n\n{body}\n\n")
 }

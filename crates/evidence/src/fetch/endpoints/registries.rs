@@ -35,10 +35,53 @@ pub(super) async fn npm(
     name: &str,
     version: Option<&str>,
 ) -> Result<EndpointPage, EndpointError> {
+    let mut partial = Vec::new();
+    let (doc, version_doc, api_url) = npm_documents(api, name, version, &mut partial).await?;
+    let pkg_name = str_of(&doc, "name")
+        .or_else(|| str_of(&version_doc, "name"))
+        .unwrap_or_else(|| name.to_string());
+    let ver = str_of(&version_doc, "version");
+    let published = ver
+        .as_deref()
+        .and_then(|v| doc.get("time").and_then(|t| str_of(t, v)));
+    let modified = doc.get("time").and_then(|t| str_of(t, "modified"));
+    let author = version_doc
+        .get("author")
+        .or_else(|| doc.get("author"))
+        .and_then(|a| str_of(a, "name").or_else(|| a.as_str().map(str::to_owned)));
+    let text = npm_text(
+        &doc,
+        &version_doc,
+        &pkg_name,
+        ver,
+        published.clone(),
+        &mut partial,
+    );
+    Ok(EndpointPage {
+        api_url,
+        title: Some(format!("{pkg_name} - npm")),
+        text,
+        byline: author,
+        published_at: published,
+        modified_at: modified,
+        site_name: Some("npm".into()),
+        partial,
+        ..EndpointPage::default()
+    })
+}
+
+/// `(package document, version document, URL read)`: the full package
+/// document and its wanted (or latest) version; when the full one cannot be
+/// parsed (too large, say), only the version document, with a note.
+async fn npm_documents(
+    api: &Api<'_>,
+    name: &str,
+    version: Option<&str>,
+    partial: &mut Vec<String>,
+) -> Result<(Value, Value, String), EndpointError> {
     let base = &api.endpoints().npm_registry;
     let url = api.url(base, &[name], &[])?;
-    let mut partial = Vec::new();
-    let (doc, version_doc, api_url) = match api.json(&url).await {
+    match api.json(&url).await {
         Ok(doc) => {
             let latest = doc
                 .pointer("/dist-tags/latest")
@@ -50,46 +93,46 @@ pub(super) async fn npm(
                 .and_then(|v| doc.get("versions").and_then(|vs| vs.get(v)))
                 .cloned()
                 .unwrap_or(Value::Null);
-            (doc, vdoc, url.to_string())
+            Ok((doc, vdoc, url.to_string()))
         }
         Err(EndpointError::Parse { detail, .. }) => {
             let vurl = api.url(base, &[name, version.unwrap_or("latest")], &[])?;
             let vdoc = api.json(&vurl).await?;
             partial.push(format!("the full package document could not be read ({detail}); the version document was used"));
-            (Value::Null, vdoc, vurl.to_string())
+            Ok((Value::Null, vdoc, vurl.to_string()))
         }
-        Err(e) => return Err(e),
-    };
-    let pkg_name = str_of(&doc, "name")
-        .or_else(|| str_of(&version_doc, "name"))
-        .unwrap_or_else(|| name.to_string());
-    let ver = str_of(&version_doc, "version");
-    let description = str_of(&version_doc, "description").or_else(|| str_of(&doc, "description"));
-    let published = ver
-        .as_deref()
-        .and_then(|v| doc.get("time").and_then(|t| str_of(t, v)));
-    let modified = doc.get("time").and_then(|t| str_of(t, "modified"));
-    let license = str_of(&version_doc, "license").or_else(|| str_of(&doc, "license"));
+        Err(e) => Err(e),
+    }
+}
+
+/// The package as text: name, description, a facts line and the README
+/// (a note in `partial` when there is none). The version document wins
+/// over the package document field by field.
+fn npm_text(
+    doc: &Value,
+    version_doc: &Value,
+    pkg_name: &str,
+    ver: Option<String>,
+    published: Option<String>,
+    partial: &mut Vec<String>,
+) -> String {
+    let description = str_of(version_doc, "description").or_else(|| str_of(doc, "description"));
+    let license = str_of(version_doc, "license").or_else(|| str_of(doc, "license"));
     let repository = version_doc
         .get("repository")
         .or_else(|| doc.get("repository"))
         .and_then(|r| str_of(r, "url").or_else(|| r.as_str().map(str::to_owned)));
-    let author = version_doc
-        .get("author")
-        .or_else(|| doc.get("author"))
-        .and_then(|a| str_of(a, "name").or_else(|| a.as_str().map(str::to_owned)));
-
     let mut text = format!("# {pkg_name}\n\n");
     push_section(&mut text, description.as_deref().unwrap_or_default());
     push_section(
         &mut text,
         &facts_line(&[
-            ("Version", ver.clone()),
+            ("Version", ver),
             ("License", license),
-            ("Published", published.clone()),
+            ("Published", published),
             (
                 "Homepage",
-                str_of(&version_doc, "homepage").or_else(|| str_of(&doc, "homepage")),
+                str_of(version_doc, "homepage").or_else(|| str_of(doc, "homepage")),
             ),
             ("Repository", repository),
             (
@@ -98,22 +141,12 @@ pub(super) async fn npm(
             ),
         ]),
     );
-    let readme = str_of(&doc, "readme").or_else(|| str_of(&version_doc, "readme"));
+    let readme = str_of(doc, "readme").or_else(|| str_of(version_doc, "readme"));
     match readme {
         Some(r) => push_section(&mut text, &r),
         None => partial.push("the registry document has no README".into()),
     }
-    Ok(EndpointPage {
-        api_url,
-        title: Some(format!("{pkg_name} - npm")),
-        text: text.trim().to_string(),
-        byline: author,
-        published_at: published,
-        modified_at: modified,
-        site_name: Some("npm".into()),
-        partial,
-        ..EndpointPage::default()
-    })
+    text.trim().to_string()
 }
 
 /// PyPI: the project (or release) JSON.

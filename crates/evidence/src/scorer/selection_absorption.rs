@@ -1,29 +1,30 @@
-//! [`SelectionAbsorption`]: argo's v2.2 evidence model — *being retrieved
-//! (selection) is not the same as being usable as evidence (absorption)*.
+//! [`SelectionAbsorption`]: the default weighted evidence scorer — *being
+//! retrieved (selection) is not the same as being usable as evidence
+//! (absorption)*.
 //!
 //! ```text
 //! final = 0.40 · selection + 0.35 · absorption + 0.15 · freshness + 0.10 · original
 //! ```
 //!
-//! **Selection** is the source's citability, as argo defines it: the
-//! domain's authority ([`ferret_core::authority::authority`]: tier table,
+//! **Selection** is the source's citability: the domain's authority ([`ferret_core::authority::authority`]: tier table,
 //! patterns, default 0.4), plus 0.05 for a documentation path (`/docs/`,
 //! `/documentation/`) and 0.05 for a paper path (`/paper/`, `/arxiv/`,
 //! `/abs/`), capped at 1. A search-result page or jump URL
 //! ([`super::serp`]) has authority 0.12 and selection at most 0.15. We
 //! considered multiplying selection by the share of the constraint's terms
-//! the page contains, and decided against it: argo's selection is about
-//! *who* says it, the ledger's term rule already decides *whether* the page
+//! the page contains, and decided against it: selection is about *who*
+//! says it, the ledger's term rule already decides *whether* the page
 //! says it, and mixing the two would hide which one was weak. The term
 //! coverage is reported as its own (unweighted) component.
 //!
 //! **Absorption** is [`super::signals::absorption`] over the fetched
 //! title and the supporting passage (the ledger's quote, ≤ 200
-//! characters — the scale of the snippets argo designed it for): figures,
+//! characters — the scale of the search snippets the signals were designed
+//! for): figures,
 //! definitions, comparisons, steps and disclosed sources raise it; a Q&A
 //! format lowers it.
 //!
-//! **Freshness** is argo's ladder by age in whole years (`now` year minus
+//! **Freshness** is a ladder by age in whole years (`now` year minus
 //! the evidence year):
 //!
 //! | age | exact date | year only |
@@ -47,8 +48,8 @@
 //! **Original** is the search's own 0–1 relevance for the page (fusion's
 //! intent score), 0.5 when unknown.
 //!
-//! **Cross-validation** ([`SelectionAbsorption::cross_validate`]) adapts
-//! argo's levels to the ledger: over the run's readable fetched pages,
+//! **Cross-validation** ([`SelectionAbsorption::cross_validate`]) grades
+//! how far the run's pages agree: over the run's readable fetched pages,
 //! `match` is the share that support the constraint and `domains` the
 //! distinct non-SERP registrable domains among those supporting pages:
 //!
@@ -60,12 +61,12 @@
 //! | minimal | below | any | 0.3 |
 //! | insufficient | fewer than 2 pages | | 0.3 |
 //!
-//! (argo counts result snippets that share any query word; counting pages
-//! that pass the ledger's support rule, and only their domains, keeps a
+//! (Counting pages that pass the ledger's support rule, rather than result
+//! snippets that share any query word, and only their domains, keeps a
 //! constraint that one site alone backs from reading as corroborated.) In
 //! high-stakes mode ([`SelectionAbsorption::high_stakes`]) a strong level
 //! adds 0.05 and a moderate one 0.02 to each non-SERP piece of evidence
-//! (argo's consensus boost).
+//! (the consensus boost).
 
 use std::sync::LazyLock;
 
@@ -77,7 +78,7 @@ use regex::Regex;
 use url::Url;
 
 use super::serp::is_serp_or_jump_url;
-use super::signals::{absorption, round3};
+use super::signals::{Absorption, absorption, round3};
 use super::{EvidenceScorer, PageSupport, ScoreInput};
 
 /// The scorer's name.
@@ -151,7 +152,7 @@ static URL_YEAR: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"/(20\d{
 static RECENCY: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(&format!("(?i){RECENCY_WORDS}")).ok());
 
-/// argo's Selection × Absorption scorer (see the module docs).
+/// The Selection × Absorption scorer (see the module docs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SelectionAbsorption {
     high_stakes: bool,
@@ -159,7 +160,7 @@ pub struct SelectionAbsorption {
 
 /// The authority part of selection.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ArgoAuthority {
+pub struct SourceAuthority {
     /// The authority, 0–1.
     pub score: f64,
     /// Whether the URL is a SERP or jump URL.
@@ -170,7 +171,7 @@ pub struct ArgoAuthority {
 
 /// A freshness judgement.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ArgoFreshness {
+pub struct EvidenceFreshness {
     /// 0–1.
     pub score: f64,
     /// How it was reached.
@@ -183,7 +184,7 @@ impl SelectionAbsorption {
         Self::default()
     }
 
-    /// Turns argo's high-stakes consensus boost on or off.
+    /// Turns the high-stakes consensus boost on or off.
     pub fn high_stakes(mut self, on: bool) -> Self {
         self.high_stakes = on;
         self
@@ -195,10 +196,10 @@ impl SelectionAbsorption {
     }
 }
 
-/// argo's authority of `url` (see the module docs).
-pub fn argo_authority(url: &str) -> ArgoAuthority {
+/// The authority part of selection for `url` (see the module docs).
+pub fn source_authority(url: &str) -> SourceAuthority {
     if is_serp_or_jump_url(url) {
-        return ArgoAuthority {
+        return SourceAuthority {
             score: SERP_AUTHORITY,
             serp: true,
             reason: "search-result page or jump URL (never evidence)".to_string(),
@@ -219,7 +220,7 @@ pub fn argo_authority(url: &str) -> ArgoAuthority {
             reason.push_str(&format!(" + {PATH_BONUS} {label}"));
         }
     }
-    ArgoAuthority {
+    SourceAuthority {
         score: round3(score),
         serp: false,
         reason,
@@ -236,15 +237,15 @@ fn ladder(age: i32, exact: bool) -> f64 {
         .map_or(FRESHNESS_OLDER, |&(_, e, y)| if exact { e } else { y })
 }
 
-/// argo's freshness for evidence with `published_at`, `title`, `passage`
+/// The freshness of evidence with `published_at`, `title`, `passage`
 /// and `url`, as of year `now_year` (see the module docs).
-pub fn argo_freshness(
+pub fn evidence_freshness(
     published_at: Option<&str>,
     title: &str,
     passage: &str,
     url: &str,
     now: chrono::DateTime<chrono::Utc>,
-) -> ArgoFreshness {
+) -> EvidenceFreshness {
     let now_year = now.year();
     let combined = format!("{title} {passage}");
     let (mut score, mut reason) = if let Some(date) = published_at.and_then(|p| parse_date(p, now))
@@ -306,9 +307,38 @@ pub fn argo_freshness(
         score = (score + RECENCY_BONUS).min(1.0);
         reason.push_str(" + recency words");
     }
-    ArgoFreshness {
+    EvidenceFreshness {
         score: round3(score),
         reason,
+    }
+}
+
+/// The search's own score, clamped to 0–1 ([`DEFAULT_ORIGINAL`] when
+/// unknown), with how it was reached.
+fn original_part(original_score: Option<f64>) -> (f64, String) {
+    match original_score {
+        Some(s) if s.is_finite() => (
+            s.clamp(0.0, 1.0),
+            "the search's relevance score".to_string(),
+        ),
+        _ => (DEFAULT_ORIGINAL, "unknown (default)".to_string()),
+    }
+}
+
+/// The absorption component's detail: the signals found, the length bonus
+/// and the Q&A penalty, or "base only".
+fn absorption_detail(absorbed: &Absorption) -> String {
+    let mut parts: Vec<&str> = absorbed.signals.iter().map(String::as_str).collect();
+    if absorbed.long_enough {
+        parts.push("length");
+    }
+    if absorbed.qa_format {
+        parts.push("Q&A format (−0.08)");
+    }
+    if parts.is_empty() {
+        "base only".to_string()
+    } else {
+        parts.join(", ")
     }
 }
 
@@ -327,46 +357,26 @@ impl EvidenceScorer for SelectionAbsorption {
     }
 
     fn score(&self, input: &ScoreInput<'_>) -> EvidenceScore {
-        let auth = argo_authority(input.url);
+        let auth = source_authority(input.url);
         let selection = if auth.serp {
             auth.score.min(SERP_SELECTION_CAP)
         } else {
             auth.score
         };
         let absorbed = absorption(input.passage, input.title);
-        let fresh = argo_freshness(
+        let fresh = evidence_freshness(
             input.published_at,
             input.title,
             input.passage,
             input.url,
             input.now,
         );
-        let (original, original_detail) = match input.original_score {
-            Some(s) if s.is_finite() => (
-                s.clamp(0.0, 1.0),
-                "the search's relevance score".to_string(),
-            ),
-            _ => (DEFAULT_ORIGINAL, "unknown (default)".to_string()),
-        };
+        let (original, original_detail) = original_part(input.original_score);
         let final_score = SELECTION_WEIGHT * selection
             + ABSORPTION_WEIGHT * absorbed.score
             + FRESHNESS_WEIGHT * fresh.score
             + ORIGINAL_WEIGHT * original;
-        let mut signals = absorbed.signals.join(", ");
-        if absorbed.long_enough {
-            signals.push_str(if signals.is_empty() {
-                "length"
-            } else {
-                ", length"
-            });
-        }
-        if absorbed.qa_format {
-            signals.push_str(if signals.is_empty() {
-                "Q&A format (−0.08)"
-            } else {
-                ", Q&A format (−0.08)"
-            });
-        }
+        let signals = absorption_detail(&absorbed);
         EvidenceScore {
             scorer: NAME.to_string(),
             score: round3(final_score.clamp(0.0, 1.0)),
@@ -377,16 +387,7 @@ impl EvidenceScorer for SelectionAbsorption {
                     SELECTION_WEIGHT,
                     auth.reason.clone(),
                 ),
-                ScoreComponent::weighted(
-                    "absorption",
-                    absorbed.score,
-                    ABSORPTION_WEIGHT,
-                    if signals.is_empty() {
-                        "base only".to_string()
-                    } else {
-                        signals
-                    },
-                ),
+                ScoreComponent::weighted("absorption", absorbed.score, ABSORPTION_WEIGHT, signals),
                 ScoreComponent::weighted("freshness", fresh.score, FRESHNESS_WEIGHT, fresh.reason),
                 ScoreComponent::weighted(
                     "original",
@@ -489,7 +490,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ladder_matches_argo() {
+    fn ladder_matches_the_freshness_table() {
         assert_eq!(ladder(0, true), 0.9);
         assert_eq!(ladder(0, false), 0.85);
         assert_eq!(ladder(1, false), 0.8);
@@ -502,7 +503,7 @@ mod tests {
     #[test]
     fn since_year_is_ignored() {
         let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
-        let f = argo_freshness(
+        let f = evidence_freshness(
             None,
             "",
             "Prices have doubled since 2015.",
@@ -510,7 +511,7 @@ mod tests {
             now,
         );
         assert_eq!(f.score, FRESHNESS_UNKNOWN);
-        let f = argo_freshness(
+        let f = evidence_freshness(
             None,
             "",
             "In 2025 prices doubled since 2015.",
@@ -518,15 +519,15 @@ mod tests {
             now,
         );
         assert_eq!(f.score, 0.8);
-        let f = argo_freshness(None, "", "nothing", "https://example.com/2026/05/post", now);
+        let f = evidence_freshness(None, "", "nothing", "https://example.com/2026/05/post", now);
         assert_eq!(f.score, 0.85);
     }
 
     #[test]
     fn path_bonus_and_serp() {
-        let docs = argo_authority("https://example.com/docs/intro");
+        let docs = source_authority("https://example.com/docs/intro");
         assert!((docs.score - 0.45).abs() < 1e-9, "{docs:?}");
-        let serp = argo_authority("https://www.google.com/search?q=x");
+        let serp = source_authority("https://www.google.com/search?q=x");
         assert!(serp.serp);
         assert_eq!(serp.score, SERP_AUTHORITY);
     }
