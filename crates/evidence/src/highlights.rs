@@ -3,15 +3,14 @@
 //!
 //! - [`highlights`] scores passages against one query with BM25 (k1 1.5,
 //!   b 0.75, IDF over the page's own passages) and keeps the best ones that
-//!   fit in the budget (500 tokens by default, cline-search-orchestrator's
-//!   P6 cap), in document order.
+//!   fit in the budget (500 tokens by default), in document order.
 //! - [`highlights_for_constraints`] does the same for several constraints at
 //!   once: each constraint first gets its own best passage, then the budget
 //!   is filled by the combined score.
-//! - [`focus`] is ego-search's `--focus` rule: the paragraphs that contain a
+//! - [`focus`] is the `--focus` rule: the paragraphs that contain a
 //!   keyword, or the first 8000 characters when they are missing or total
 //!   under 200 characters.
-//! - [`top_paragraphs`] is agbrowse's trim for long pages: when a query is
+//! - [`top_paragraphs`] is the trim for long pages: when a query is
 //!   given, BM25 keeps the top 20 paragraphs.
 //!
 //! Every [`Highlight`] is a verbatim slice of the text it came from:
@@ -50,8 +49,8 @@ use ferret_core::plan::stopwords::{clean_cjk, is_stopword};
 use ferret_core::tokenize::{Token, is_cjk, tokens};
 use serde::{Deserialize, Serialize};
 
-/// Default token budget for highlights (cline-search-orchestrator P6: at
-/// most 500 tokens per sub-question).
+/// Default token budget for highlights: at most 500 tokens per
+/// sub-question.
 pub const DEFAULT_BUDGET_TOKENS: usize = 500;
 /// Default BM25 `k1`.
 pub const DEFAULT_K1: f64 = 1.5;
@@ -65,7 +64,7 @@ pub const MIN_PASSAGE_TOKENS: usize = 8;
 pub const FOCUS_MIN_CHARS: usize = 200;
 /// [`focus`]: how many characters the fallback keeps.
 pub const FOCUS_FALLBACK_CHARS: usize = 8000;
-/// [`top_paragraphs`]: agbrowse keeps this many paragraphs.
+/// [`top_paragraphs`]: how many paragraphs it keeps.
 pub const TOP_PARAGRAPHS: usize = 20;
 
 /// Options were out of range.
@@ -400,7 +399,7 @@ impl TopParagraphs {
     }
 }
 
-/// agbrowse's trim for long pages: the `limit` paragraphs (whole, not
+/// The trim for long pages: the `limit` paragraphs (whole, not
 /// windowed) with the highest BM25 score against `query` (k1 1.5, b 0.75),
 /// in document order. Ties, including paragraphs that match nothing, go to
 /// the earlier paragraph, so a query that matches nothing keeps the first

@@ -1103,37 +1103,69 @@ const ANCHOR_STOPWORDS: &[&str] = &[
     "this", "that", "www", "com", "http", "https",
 ];
 
+/// Blocks of many outbound links to many sites, keyword-stuffed ones
+/// flagged higher.
 fn link_farm_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
-    let n = flat.nodes.len();
-    let mut text_chars = vec![0usize; n];
-    let mut link_chars = vec![0usize; n];
-    let mut outbound = vec![0usize; n];
-    for i in (0..n).rev() {
-        let node = &flat.nodes[i];
-        if let Some(t) = node.text {
-            let c = t.trim().chars().count();
-            text_chars[i] += c;
-            if node.in_link {
-                link_chars[i] += c;
+    let counts = LinkCounts::of(flat);
+    link_farm_blocks(flat, &counts)
+        .into_iter()
+        .map(|(i, hosts)| link_farm_flag(flat, &counts, i, hosts))
+        .collect()
+}
+
+/// Per node, over its subtree: text characters, link-text characters and
+/// outbound links.
+struct LinkCounts {
+    text_chars: Vec<usize>,
+    link_chars: Vec<usize>,
+    outbound: Vec<usize>,
+}
+
+impl LinkCounts {
+    /// Sums the counts bottom-up in one reverse pass.
+    fn of(flat: &Flat<'_>) -> Self {
+        let n = flat.nodes.len();
+        let mut text_chars = vec![0usize; n];
+        let mut link_chars = vec![0usize; n];
+        let mut outbound = vec![0usize; n];
+        for i in (0..n).rev() {
+            let node = &flat.nodes[i];
+            if let Some(t) = node.text {
+                let c = t.trim().chars().count();
+                text_chars[i] += c;
+                if node.in_link {
+                    link_chars[i] += c;
+                }
+            }
+            if node.outbound_host.is_some() {
+                outbound[i] += 1;
+            }
+            if let Some(p) = node.parent {
+                text_chars[p] += text_chars[i];
+                link_chars[p] += link_chars[i];
+                outbound[p] += outbound[i];
             }
         }
-        if node.outbound_host.is_some() {
-            outbound[i] += 1;
-        }
-        if let Some(p) = node.parent {
-            text_chars[p] += text_chars[i];
-            link_chars[p] += link_chars[i];
-            outbound[p] += outbound[i];
+        LinkCounts {
+            text_chars,
+            link_chars,
+            outbound,
         }
     }
+}
+
+/// The innermost elements that qualify as link farms (enough outbound
+/// links, mostly link text, enough distinct sites), with their distinct
+/// host counts.
+fn link_farm_blocks(flat: &Flat<'_>, counts: &LinkCounts) -> Vec<(usize, usize)> {
     // Candidates by counts and link share, then by distinct sites.
     let qualifies = |i: usize| -> Option<HashSet<&str>> {
         let node = &flat.nodes[i];
         node.name?;
-        if outbound[i] < LINK_FARM_MIN_OUTBOUND || text_chars[i] == 0 {
+        if counts.outbound[i] < LINK_FARM_MIN_OUTBOUND || counts.text_chars[i] == 0 {
             return None;
         }
-        if (link_chars[i] as f64) < LINK_FARM_MIN_LINK_SHARE * text_chars[i] as f64 {
+        if (counts.link_chars[i] as f64) < LINK_FARM_MIN_LINK_SHARE * counts.text_chars[i] as f64 {
             return None;
         }
         let hosts: HashSet<&str> = flat
@@ -1144,13 +1176,13 @@ fn link_farm_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
         (hosts.len() >= LINK_FARM_MIN_HOSTS).then_some(hosts)
     };
     let mut qualifying: Vec<(usize, usize)> = Vec::new(); // (index, distinct hosts)
-    for i in 0..n {
+    for i in 0..flat.nodes.len() {
         if let Some(hosts) = qualifies(i) {
             qualifying.push((i, hosts.len()));
         }
     }
     // Keep the innermost: drop any block that contains another qualifying one.
-    let innermost: Vec<(usize, usize)> = qualifying
+    qualifying
         .iter()
         .copied()
         .filter(|&(i, _)| {
@@ -1158,37 +1190,37 @@ fn link_farm_flags(flat: &Flat<'_>) -> Vec<SafetyFlag> {
                 .iter()
                 .any(|&(j, _)| j > i && j <= flat.nodes[i].end)
         })
-        .collect();
-    innermost
-        .into_iter()
-        .map(|(i, hosts)| {
-            let anchors = anchors_of(flat, i);
-            let stuffing = stuffed_keyword(&anchors);
-            let (text, _) = flat.text_of(i);
-            let share = link_chars[i] as f64 / text_chars[i].max(1) as f64;
-            SafetyFlag {
-                kind: SafetyKind::LinkFarm,
-                severity: if stuffing.is_some() {
-                    Severity::Medium
-                } else {
-                    Severity::Low
-                },
-                location: FlagLocation::Markup,
-                detail: format!(
-                    "<{}> with {} outbound links to {hosts} sites, {:.0}% link text{}",
-                    flat.nodes[i].name.unwrap_or("?"),
-                    outbound[i],
-                    share * 100.0,
-                    match &stuffing {
-                        Some((word, k, total)) =>
-                            format!("; keyword-stuffed anchors: {word:?} in {k} of {total}"),
-                        None => String::new(),
-                    }
-                ),
-                excerpt: short_excerpt(&text),
-            }
-        })
         .collect()
+}
+
+/// The flag of the link farm at `i`: medium when its anchors repeat a
+/// keyword, low otherwise.
+fn link_farm_flag(flat: &Flat<'_>, counts: &LinkCounts, i: usize, hosts: usize) -> SafetyFlag {
+    let anchors = anchors_of(flat, i);
+    let stuffing = stuffed_keyword(&anchors);
+    let (text, _) = flat.text_of(i);
+    let share = counts.link_chars[i] as f64 / counts.text_chars[i].max(1) as f64;
+    SafetyFlag {
+        kind: SafetyKind::LinkFarm,
+        severity: if stuffing.is_some() {
+            Severity::Medium
+        } else {
+            Severity::Low
+        },
+        location: FlagLocation::Markup,
+        detail: format!(
+            "<{}> with {} outbound links to {hosts} sites, {:.0}% link text{}",
+            flat.nodes[i].name.unwrap_or("?"),
+            counts.outbound[i],
+            share * 100.0,
+            match &stuffing {
+                Some((word, k, total)) =>
+                    format!("; keyword-stuffed anchors: {word:?} in {k} of {total}"),
+                None => String::new(),
+            }
+        ),
+        excerpt: short_excerpt(&text),
+    }
 }
 
 /// The texts of outbound anchors in a subtree.

@@ -499,18 +499,18 @@ fn dedup_on_the_labelled_benchmark_set_merges_reprints_without_false_merges_or_l
         eprintln!("  FALSE MERGE: {a} ~ {b}");
     }
 
-    // For comparison (not asserted): the seeds' three rules alone, without
-    // the text check on title matches, the same-site guard or rule 4.
-    let seed_rules = DedupOptions {
+    // For comparison (not asserted): rules 1-3 alone, without the text
+    // check on title matches, the same-site guard or rule 4.
+    let basic_rules = DedupOptions {
         title_text_containment: 0.0,
         same_site_title_similarity: 0.0,
         text_containment: 2.0,
         ..DedupOptions::default()
     };
-    let baseline = dedup_evidence(input.clone(), &seed_rules).expect("baseline dedup");
+    let baseline = dedup_evidence(input.clone(), &basic_rules).expect("baseline dedup");
     let (btp, bfp, bfn) = pair_counts(&input, &set.page_of, &baseline);
     eprintln!(
-        "  seed rules only: true merges {btp}, false merges {bfp}, missed {bfn}; precision {:.4}, recall {:.4}",
+        "  rules 1-3 only: true merges {btp}, false merges {bfp}, missed {bfn}; precision {:.4}, recall {:.4}",
         btp as f64 / (btp + bfp).max(1) as f64,
         btp as f64 / (btp + bfn).max(1) as f64
     );

@@ -1,5 +1,6 @@
-//! Evidence labels: cline-search-orchestrator's ranking of what a
-//! conclusion rests on, 实测 > 源码 > 文档 > 社区 > 推测.
+//! Evidence labels: the ranking of what a conclusion rests on, measured >
+//! source code > documentation > community > speculation (实测 > 源码 >
+//! 文档 > 社区 > 推测).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,6 +1,6 @@
-//! Evidence-bound citations (cline-search-orchestrator P3): every claim is
-//! bound to a verbatim quote of at most 80 characters from a fetched page,
-//! or marked unciteable — never paraphrased, never taken from a snippet.
+//! Evidence-bound citations: every claim is bound to a verbatim quote of
+//! at most 80 characters from a fetched page, or marked unciteable — never
+//! paraphrased, never taken from a snippet.
 //!
 //! ## Binding ([`bind_citations`])
 //!
@@ -25,7 +25,7 @@
 //! ## Tier ([`CitationTier`])
 //!
 //! The fetch success rate (fetched items / items given) sets the mode:
-//! A ≥ 60 %, B 20–60 %, C < 20 % — and tier C carries `[P3 Coverage Low]`.
+//! A ≥ 60 %, B 20–60 %, C < 20 % — and tier C carries `[Coverage Low]`.
 //!
 //! ## Checking ([`check_citations`], [`check_quote`])
 //!
@@ -70,7 +70,7 @@ pub const UNCITEABLE_FLAG: &str = "[无法引证]";
 pub const UNCITEABLE_LABEL: &str = "unciteable";
 
 /// The flag of a tier-C report.
-pub const COVERAGE_LOW_FLAG: &str = "[P3 Coverage Low]";
+pub const COVERAGE_LOW_FLAG: &str = "[Coverage Low]";
 
 /// The longest quote (characters).
 pub const MAX_QUOTE_CHARS: usize = 80;
@@ -88,7 +88,7 @@ pub enum CitationTier {
     A,
     /// 20–60 %: claims without a fetched page are `[无法引证]`.
     B,
-    /// < 20 %: as B, and the report carries `[P3 Coverage Low]`.
+    /// < 20 %: as B, and the report carries `[Coverage Low]`.
     C,
 }
 
@@ -270,7 +270,7 @@ pub struct CitationReport {
     pub tier: CitationTier,
     /// The fetch success rate it came from.
     pub fetch: FetchCoverage,
-    /// `[P3 Coverage Low]` in tier C.
+    /// `[Coverage Low]` in tier C.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     /// One per claim, in claim order.
@@ -399,6 +399,8 @@ fn better(a: &Best<'_>, b: &Best<'_>) -> bool {
     }
 }
 
+/// Binds one claim: the best window among all candidate sentences, used
+/// when it matches enough of the claim's terms.
 fn bind_one(
     claim: &Claim,
     candidates: &[Candidate<'_>],
@@ -412,41 +414,8 @@ fn bind_one(
     if terms.is_empty() {
         return unciteable(claim, terms, UnciteableReason::NoTerms);
     }
-    let sentence_terms: Vec<&TextTerms> = candidates.iter().map(|c| &c.terms).collect();
-    let weights = quote::TermWeights::new(&terms, &sentence_terms);
-    let total = weights.total(&terms);
-    // Sentence scores bound their windows' scores from above: visit the
-    // sentences best first and stop once none can beat the best window.
-    let mut order: Vec<(usize, f64)> = candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (i, quote::score_terms(&c.terms, &terms, &weights, total).1))
-        .filter(|&(_, s)| s > 0.0)
-        .collect();
-    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut best: Option<Best<'_>> = None;
-    for (i, bound) in order {
-        if best.as_ref().is_some_and(|b| bound < b.window.score) {
-            break;
-        }
-        let c = &candidates[i];
-        let window = quote::best_window(
-            &c.item.text,
-            c.range.clone(),
-            &terms,
-            &weights,
-            options.max_quote_chars,
-        );
-        let cand = Best {
-            candidate: c,
-            window,
-        };
-        if best.as_ref().is_none_or(|b| better(&cand, b)) {
-            best = Some(cand);
-        }
-    }
     let needed = options.min_matched_terms.min(terms.len()).max(1);
-    let Some(best) = best else {
+    let Some(best) = best_binding(candidates, &terms, options.max_quote_chars) else {
         return unciteable(
             claim,
             terms,
@@ -463,29 +432,77 @@ fn bind_one(
             },
         );
     }
-    let item = best.candidate.item;
-    let range = best.window.range.clone();
     Citation {
         claim_id: claim.id.clone(),
         claim: claim.text.clone(),
-        quote: Some(Quote {
-            text: item.text[range.clone()].to_string(),
-            evidence_id: item.id.clone(),
-            url: item.url.clone(),
-            start: range.start,
-            end: range.end,
-            matched_terms: best.window.matched,
-            coverage,
-            score: best.window.score,
-            source_tier: item.source_tier,
-            label: item.label(),
-            provenance: item.provenance.clone(),
-            untrusted: item.untrusted,
-        }),
+        quote: Some(quote_of(best, coverage)),
         terms,
         unciteable: None,
         flags: Vec::new(),
         label: None,
+    }
+}
+
+/// The best window for `terms` over all candidate sentences, if any
+/// sentence holds one of them.
+fn best_binding<'a>(
+    candidates: &'a [Candidate<'a>],
+    terms: &[String],
+    max_quote_chars: usize,
+) -> Option<Best<'a>> {
+    let sentence_terms: Vec<&TextTerms> = candidates.iter().map(|c| &c.terms).collect();
+    let weights = quote::TermWeights::new(terms, &sentence_terms);
+    let total = weights.total(terms);
+    // Sentence scores bound their windows' scores from above: visit the
+    // sentences best first and stop once none can beat the best window.
+    let mut order: Vec<(usize, f64)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i, quote::score_terms(&c.terms, terms, &weights, total).1))
+        .filter(|&(_, s)| s > 0.0)
+        .collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut best: Option<Best<'_>> = None;
+    for (i, bound) in order {
+        if best.as_ref().is_some_and(|b| bound < b.window.score) {
+            break;
+        }
+        let c = &candidates[i];
+        let window = quote::best_window(
+            &c.item.text,
+            c.range.clone(),
+            terms,
+            &weights,
+            max_quote_chars,
+        );
+        let cand = Best {
+            candidate: c,
+            window,
+        };
+        if best.as_ref().is_none_or(|b| better(&cand, b)) {
+            best = Some(cand);
+        }
+    }
+    best
+}
+
+/// The quote of a binding: its verbatim text and where it sits in its item.
+fn quote_of(best: Best<'_>, coverage: f64) -> Quote {
+    let item = best.candidate.item;
+    let range = best.window.range.clone();
+    Quote {
+        text: item.text[range.clone()].to_string(),
+        evidence_id: item.id.clone(),
+        url: item.url.clone(),
+        start: range.start,
+        end: range.end,
+        matched_terms: best.window.matched,
+        coverage,
+        score: best.window.score,
+        source_tier: item.source_tier,
+        label: item.label(),
+        provenance: item.provenance.clone(),
+        untrusted: item.untrusted,
     }
 }
 

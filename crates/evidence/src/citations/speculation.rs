@@ -1,5 +1,5 @@
 //! The `[推测]` cap: at most 30 % of a report's conclusions may rest on
-//! speculation (cline-search-orchestrator P3).
+//! speculation.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,8 +1,8 @@
-//! Evidence dedup (cline-search-orchestrator P4): reprints of one source —
-//! syndicated copies, mirrors, the same page under another URL — are merged
-//! into one item, which keeps the best source and lists every merged copy
-//! with `[同源合并]`. Nothing is lost: a merged copy is kept whole (id, URL,
-//! title, text, date) inside the item that absorbed it.
+//! Evidence dedup: reprints of one source — syndicated copies, mirrors,
+//! the same page under another URL — are merged into one item, which keeps
+//! the best source and lists every merged copy with `[同源合并]`. Nothing is
+//! lost: a merged copy is kept whole (id, URL, title, text, date) inside the
+//! item that absorbed it.
 //!
 //! ## When two items are the same source
 //!
@@ -26,8 +26,7 @@
 //!    longer one, and the shorter has at least
 //!    [`DedupOptions::min_text_shingles`] of them. This catches a reprint
 //!    whose tail was cut and whose page adds its own boilerplate, which moves
-//!    the SimHash further than 3 bits. (An addition to the seeds' three
-//!    rules.)
+//!    the SimHash further than 3 bits.
 //!
 //! Containment is exact, but a pair is skipped early when a bottom-k sample
 //! (the 32 smallest shingle hashes, a uniform sample) of the smaller text
@@ -405,16 +404,14 @@ fn unique_chars(kept: &str, merged: &str) -> usize {
         .sum()
 }
 
-/// Merges same-source reprints (see the module docs). Every input item is
-/// in the report exactly once: kept, or inside the item that absorbed it.
-pub fn dedup_evidence(
-    items: Vec<EvidenceItem>,
-    options: &DedupOptions,
-) -> Result<DedupReport, DedupError> {
-    validate(options)?;
-    check_ids(&items)?;
-    let input = items.len();
-    let signatures: Vec<Signature> = items.iter().map(Signature::of).collect();
+/// Same-source clusters in keep order: the kept item's index and its
+/// members, each with the rule that merged it.
+type Clusters = Vec<(usize, Vec<(usize, MergeReason)>)>;
+
+/// Visits the items best first (source tier, fetched, search rank, input
+/// order); each joins the first kept item it is the same source as, or is
+/// kept itself.
+fn cluster(items: &[EvidenceItem], signatures: &[Signature], options: &DedupOptions) -> Clusters {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| {
         let it = &items[i];
@@ -425,14 +422,12 @@ pub fn dedup_evidence(
             i,
         )
     });
-    // Cluster: kept index → (members with reasons), visited in keep order.
-    let mut kept: Vec<usize> = Vec::new();
-    let mut members: Vec<Vec<(usize, MergeReason)>> = Vec::new();
+    let mut clusters: Clusters = Vec::new();
     for &i in &order {
-        let joined = kept.iter().enumerate().find_map(|(k, &r)| {
+        let joined = clusters.iter().enumerate().find_map(|(k, (r, _))| {
             same_source(
-                &items[r],
-                &signatures[r],
+                &items[*r],
+                &signatures[*r],
                 &items[i],
                 &signatures[i],
                 options,
@@ -440,31 +435,35 @@ pub fn dedup_evidence(
             .map(|reason| (k, reason))
         });
         match joined {
-            Some((k, reason)) => members[k].push((i, reason)),
-            None => {
-                kept.push(i);
-                members.push(Vec::new());
-            }
+            Some((k, reason)) => clusters[k].1.push((i, reason)),
+            None => clusters.push((i, Vec::new())),
         }
     }
-    // Output order: the earliest input position in each cluster.
-    let mut clusters: Vec<(usize, usize)> = kept
+    clusters
+}
+
+/// The report's items: each cluster's kept item with its merged copies,
+/// ordered by the earliest input position in the cluster; with the number
+/// of copies merged.
+fn assemble(items: Vec<EvidenceItem>, clusters: Clusters) -> (Vec<DedupedItem>, usize) {
+    let mut order: Vec<(usize, usize)> = clusters
         .iter()
         .enumerate()
-        .map(|(k, &r)| {
-            let first = members[k].iter().map(|&(i, _)| i).fold(r, usize::min);
+        .map(|(k, (r, members))| {
+            let first = members.iter().map(|&(i, _)| i).fold(*r, usize::min);
             (first, k)
         })
         .collect();
-    clusters.sort_unstable();
+    order.sort_unstable();
     let mut slots: Vec<Option<EvidenceItem>> = items.into_iter().map(Some).collect();
-    let mut out = Vec::with_capacity(clusters.len());
+    let mut out = Vec::with_capacity(order.len());
     let mut merged_count = 0;
-    for (_, k) in clusters {
-        let Some(item) = slots[kept[k]].take() else {
+    for (_, k) in order {
+        let (kept, members) = &clusters[k];
+        let Some(item) = slots[*kept].take() else {
             continue;
         };
-        let merged: Vec<MergedItem> = members[k]
+        let merged: Vec<MergedItem> = members
             .iter()
             .filter_map(|&(i, reason)| {
                 let m = slots[i].take()?;
@@ -486,6 +485,21 @@ pub fn dedup_evidence(
             merged,
         });
     }
+    (out, merged_count)
+}
+
+/// Merges same-source reprints (see the module docs). Every input item is
+/// in the report exactly once: kept, or inside the item that absorbed it.
+pub fn dedup_evidence(
+    items: Vec<EvidenceItem>,
+    options: &DedupOptions,
+) -> Result<DedupReport, DedupError> {
+    validate(options)?;
+    check_ids(&items)?;
+    let input = items.len();
+    let signatures: Vec<Signature> = items.iter().map(Signature::of).collect();
+    let clusters = cluster(&items, &signatures, options);
+    let (out, merged_count) = assemble(items, clusters);
     Ok(DedupReport {
         schema: DEDUP_SCHEMA.to_string(),
         input,

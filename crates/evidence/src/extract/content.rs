@@ -96,114 +96,13 @@ pub(crate) struct Analysis {
 impl Analysis {
     /// Computes statistics for every node in a few linear passes.
     pub(crate) fn new(dom: &Dom<'_>) -> Analysis {
-        let n = dom.len();
-        let mut stats = vec![Stats::default(); n];
-        let mut block = vec![0 as NodeIx; n];
-        let mut in_link = vec![false; n];
-        // 1. Top-down: inherited facts and inline text ownership.
-        for i in 0..n {
-            let node = dom.nodes[i];
-            let p = node.parent as usize;
-            let root = p == i;
-            block[i] = if node.tag.is_block() || root {
-                i as NodeIx
-            } else {
-                block[p]
-            };
-            in_link[i] = node.tag == Tag::A || (!root && in_link[p]);
-            if node.tag == Tag::Text {
-                let m = measure(node.text);
-                let owner = block[i] as usize;
-                stats[i].len = m.chars;
-                if in_link[i] {
-                    stats[i].link_len = m.chars;
-                    stats[owner].own_link += m.chars;
-                }
-                stats[owner].own_len += m.chars;
-                stats[owner].own_commas += m.commas;
-            }
-        }
-        // 2. Bottom-up: subtree text sums.
-        for i in (1..n).rev() {
-            let p = dom.nodes[i].parent as usize;
-            if p != i {
-                let (len, link) = (stats[i].len, stats[i].link_len);
-                stats[p].len += len;
-                stats[p].link_len += link;
-            }
-        }
-        // 3. Teaser lists (cards of headline links with short summaries).
-        let mut in_teaser = vec![false; n];
-        for i in 0..n {
-            let p = dom.nodes[i].parent as usize;
-            if p != i && in_teaser[p] {
-                in_teaser[i] = true;
-            } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 {
-                in_teaser[i] = is_teaser_list(dom, &stats, &in_link, i as NodeIx);
-            }
-        }
-        // 4. Bottom-up: prose regardless of boilerplate (to recognise
-        //    flagged elements that are really page wrappers).
-        let mut raw_good = vec![0f32; n];
-        let mut holds_body = vec![false; n];
-        for i in (0..n).rev() {
-            let node = dom.nodes[i];
-            if !in_teaser[i] && stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
-                raw_good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
-            }
-            holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
-            let p = node.parent as usize;
-            if p != i {
-                raw_good[p] += raw_good[i];
-                holds_body[p] |= holds_body[i];
-            }
-        }
-        // 5. Top-down: which flagged subtrees really are boilerplate. A
-        //    flagged element that holds a named article body, or most of the
-        //    page's prose, is a wrapper whose class happens to mention chrome
-        //    (`page-ad-margins`); comment sections always stay out.
-        let page_good = raw_good.first().copied().unwrap_or(0.0);
-        let mut boiler = vec![false; n];
-        for i in 0..n {
-            let node = dom.nodes[i];
-            let p = node.parent as usize;
-            if p != i && boiler[p] {
-                boiler[i] = true;
-                continue;
-            }
-            if node.hint.has(Hint::BOILERPLATE) {
-                let holds_most_prose =
-                    raw_good[i] >= WRAPPER_MIN_GOOD && raw_good[i] >= WRAPPER_SHARE * page_good;
-                let wrapper = !node.hint.has(Hint::COMMENTS)
-                    && (holds_body[i] || (holds_most_prose && !node.hint.has(Hint::STRONG)));
-                boiler[i] = !wrapper;
-            }
-        }
-        // 6. Bottom-up: prose and junk.
-        for i in (0..n).rev() {
-            let node = dom.nodes[i];
-            let s = &mut stats[i];
-            if s.own_len > 0 {
-                let non_link = s.own_len.saturating_sub(s.own_link) as f32;
-                if boiler[i] || in_teaser[i] {
-                    s.junk += s.own_len as f32;
-                } else if matches!(node.tag, Tag::Heading(_)) {
-                    // Headings are neither evidence for nor against.
-                } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
-                    s.good += non_link;
-                    s.junk += s.own_link as f32 * 0.5;
-                } else {
-                    s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
-                }
-            }
-            let p = node.parent as usize;
-            if p != i {
-                let (good, junk) = (stats[i].good, stats[i].junk);
-                stats[p].good += good;
-                stats[p].junk += junk;
-            }
-        }
-        let teaser_root = (0..n)
+        let (mut stats, in_link) = own_text(dom);
+        sum_text(dom, &mut stats);
+        let in_teaser = teaser_lists(dom, &stats, &in_link);
+        let (raw_good, holds_body) = raw_prose(dom, &stats, &in_teaser);
+        let boiler = boilerplate(dom, &raw_good, &holds_body);
+        score_prose(dom, &mut stats, &boiler, &in_teaser);
+        let teaser_root = (0..dom.len())
             .map(|i| {
                 let p = dom.nodes[i].parent as usize;
                 in_teaser[i] && (p == i || !in_teaser[p])
@@ -298,6 +197,141 @@ impl Analysis {
             }
         }
         ix
+    }
+}
+
+/// Pass 1, top-down: inline text ownership (each text node counts for its
+/// nearest block) and which nodes sit inside a link.
+fn own_text(dom: &Dom<'_>) -> (Vec<Stats>, Vec<bool>) {
+    let n = dom.len();
+    let mut stats = vec![Stats::default(); n];
+    let mut block = vec![0 as NodeIx; n];
+    let mut in_link = vec![false; n];
+    for i in 0..n {
+        let node = dom.nodes[i];
+        let p = node.parent as usize;
+        let root = p == i;
+        block[i] = if node.tag.is_block() || root {
+            i as NodeIx
+        } else {
+            block[p]
+        };
+        in_link[i] = node.tag == Tag::A || (!root && in_link[p]);
+        if node.tag == Tag::Text {
+            let m = measure(node.text);
+            let owner = block[i] as usize;
+            stats[i].len = m.chars;
+            if in_link[i] {
+                stats[i].link_len = m.chars;
+                stats[owner].own_link += m.chars;
+            }
+            stats[owner].own_len += m.chars;
+            stats[owner].own_commas += m.commas;
+        }
+    }
+    (stats, in_link)
+}
+
+/// Pass 2, bottom-up: subtree text sums.
+fn sum_text(dom: &Dom<'_>, stats: &mut [Stats]) {
+    for i in (1..dom.len()).rev() {
+        let p = dom.nodes[i].parent as usize;
+        if p != i {
+            let (len, link) = (stats[i].len, stats[i].link_len);
+            stats[p].len += len;
+            stats[p].link_len += link;
+        }
+    }
+}
+
+/// Pass 3, top-down: nodes inside teaser lists (cards of headline links
+/// with short summaries).
+fn teaser_lists(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool]) -> Vec<bool> {
+    let n = dom.len();
+    let mut in_teaser = vec![false; n];
+    for i in 0..n {
+        let p = dom.nodes[i].parent as usize;
+        if p != i && in_teaser[p] {
+            in_teaser[i] = true;
+        } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 {
+            in_teaser[i] = is_teaser_list(dom, stats, in_link, i as NodeIx);
+        }
+    }
+    in_teaser
+}
+
+/// Pass 4, bottom-up: prose characters per subtree regardless of
+/// boilerplate, and which subtrees hold a named article body (to recognise
+/// flagged elements that are really page wrappers).
+fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> (Vec<f32>, Vec<bool>) {
+    let n = dom.len();
+    let mut raw_good = vec![0f32; n];
+    let mut holds_body = vec![false; n];
+    for i in (0..n).rev() {
+        let node = dom.nodes[i];
+        if !in_teaser[i] && stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
+            raw_good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
+        }
+        holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
+        let p = node.parent as usize;
+        if p != i {
+            raw_good[p] += raw_good[i];
+            holds_body[p] |= holds_body[i];
+        }
+    }
+    (raw_good, holds_body)
+}
+
+/// Pass 5, top-down: which flagged subtrees really are boilerplate. A
+/// flagged element that holds a named article body, or most of the page's
+/// prose, is a wrapper whose class happens to mention chrome
+/// (`page-ad-margins`); comment sections always stay out.
+fn boilerplate(dom: &Dom<'_>, raw_good: &[f32], holds_body: &[bool]) -> Vec<bool> {
+    let n = dom.len();
+    let page_good = raw_good.first().copied().unwrap_or(0.0);
+    let mut boiler = vec![false; n];
+    for i in 0..n {
+        let node = dom.nodes[i];
+        let p = node.parent as usize;
+        if p != i && boiler[p] {
+            boiler[i] = true;
+            continue;
+        }
+        if node.hint.has(Hint::BOILERPLATE) {
+            let holds_most_prose =
+                raw_good[i] >= WRAPPER_MIN_GOOD && raw_good[i] >= WRAPPER_SHARE * page_good;
+            let wrapper = !node.hint.has(Hint::COMMENTS)
+                && (holds_body[i] || (holds_most_prose && !node.hint.has(Hint::STRONG)));
+            boiler[i] = !wrapper;
+        }
+    }
+    boiler
+}
+
+/// Pass 6, bottom-up: prose and junk per subtree.
+fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &[bool]) {
+    for i in (0..dom.len()).rev() {
+        let node = dom.nodes[i];
+        let s = &mut stats[i];
+        if s.own_len > 0 {
+            let non_link = s.own_len.saturating_sub(s.own_link) as f32;
+            if boiler[i] || in_teaser[i] {
+                s.junk += s.own_len as f32;
+            } else if matches!(node.tag, Tag::Heading(_)) {
+                // Headings are neither evidence for nor against.
+            } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
+                s.good += non_link;
+                s.junk += s.own_link as f32 * 0.5;
+            } else {
+                s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
+            }
+        }
+        let p = node.parent as usize;
+        if p != i {
+            let (good, junk) = (stats[i].good, stats[i].junk);
+            stats[p].good += good;
+            stats[p].junk += junk;
+        }
     }
 }
 

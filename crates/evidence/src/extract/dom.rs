@@ -224,92 +224,119 @@ pub(crate) struct Dom<'a> {
     pub json_ld: Vec<&'a str>,
 }
 
+/// The state of the walk that builds a [`Dom`].
+struct Builder<'a> {
+    nodes: Vec<Node<'a>>,
+    /// Open nodes (indices into `nodes`).
+    stack: Vec<NodeIx>,
+    /// When a skipped element is open, how many of its opens are still
+    /// pending.
+    skip_depth: usize,
+    json_ld: Vec<&'a str>,
+}
+
+impl<'a> Builder<'a> {
+    /// Enters a parsed node: a readable element or text is copied, anything
+    /// else is skipped with its subtree.
+    fn open(&mut self, node: ego_tree::NodeRef<'a, ParsedNode>) {
+        if self.skip_depth > 0 {
+            if node.value().is_element() {
+                self.skip_depth += 1;
+            }
+            return;
+        }
+        match node.value() {
+            ParsedNode::Element(el) => self.open_element(node, el),
+            ParsedNode::Text(text) => {
+                let Some(&parent) = self.stack.last() else {
+                    return;
+                };
+                let ix = self.nodes.len() as NodeIx;
+                self.nodes.push(Node {
+                    tag: Tag::Text,
+                    el: None,
+                    text,
+                    parent,
+                    end: ix + 1,
+                    hint: Hint::NEUTRAL,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Enters an element: scripts (keeping JSON-LD bodies), unreadable and
+    /// hidden elements start a skip; others are copied and opened.
+    fn open_element(&mut self, node: ego_tree::NodeRef<'a, ParsedNode>, el: &'a Element) {
+        let Some(tag) = Tag::from_name(el.name()) else {
+            self.skip_depth = 1;
+            return;
+        };
+        if tag == Tag::Script {
+            if el.attr("type").is_some_and(|t| t.contains("ld+json")) {
+                let body = node
+                    .first_child()
+                    .and_then(|c| c.value().as_text())
+                    .map(|t| &**t);
+                self.json_ld.push(body.unwrap_or(""));
+            }
+            self.skip_depth = 1;
+            return;
+        }
+        if vocabulary::is_hidden(el) && !matches!(tag, Tag::Html | Tag::Body) {
+            self.skip_depth = 1;
+            return;
+        }
+        let ix = self.nodes.len() as NodeIx;
+        let parent = self.stack.last().copied().unwrap_or(ix);
+        self.nodes.push(Node {
+            tag,
+            el: Some(el),
+            text: "",
+            parent,
+            end: ix + 1,
+            hint: vocabulary::hint_for(tag, el),
+        });
+        self.stack.push(ix);
+    }
+
+    /// Leaves a parsed node: a skip counts down, an open element records
+    /// where its subtree ends.
+    fn close(&mut self, node: ego_tree::NodeRef<'a, ParsedNode>) {
+        if self.skip_depth > 0 {
+            if node.value().is_element() {
+                self.skip_depth -= 1;
+            }
+            return;
+        }
+        if node.value().is_element()
+            && let Some(ix) = self.stack.pop()
+        {
+            self.nodes[ix as usize].end = self.nodes.len() as NodeIx;
+        }
+    }
+}
+
 impl<'a> Dom<'a> {
     /// Copies the readable part of `html` into a flat vector, iteratively.
     pub(crate) fn build(html: &'a Html) -> Dom<'a> {
-        let mut nodes: Vec<Node<'a>> = Vec::with_capacity(1024);
-        // Stack of open nodes (indices into `nodes`) and, when a skipped
-        // element is open, how many of its opens are still pending.
-        let mut stack: Vec<NodeIx> = Vec::with_capacity(64);
-        let mut skip_depth = 0usize;
-        let mut json_ld = Vec::new();
+        let mut b = Builder {
+            nodes: Vec::with_capacity(1024),
+            stack: Vec::with_capacity(64),
+            skip_depth: 0,
+            json_ld: Vec::new(),
+        };
         for edge in html.tree.root().traverse() {
             match edge {
-                Edge::Open(node) => {
-                    if skip_depth > 0 {
-                        if node.value().is_element() {
-                            skip_depth += 1;
-                        }
-                        continue;
-                    }
-                    match node.value() {
-                        ParsedNode::Element(el) => {
-                            let Some(tag) = Tag::from_name(el.name()) else {
-                                skip_depth = 1;
-                                continue;
-                            };
-                            if tag == Tag::Script {
-                                if el.attr("type").is_some_and(|t| t.contains("ld+json")) {
-                                    let body = node
-                                        .first_child()
-                                        .and_then(|c| c.value().as_text())
-                                        .map(|t| &**t);
-                                    json_ld.push(body.unwrap_or(""));
-                                }
-                                skip_depth = 1;
-                                continue;
-                            }
-                            if vocabulary::is_hidden(el) && !matches!(tag, Tag::Html | Tag::Body) {
-                                skip_depth = 1;
-                                continue;
-                            }
-                            let ix = nodes.len() as NodeIx;
-                            let parent = stack.last().copied().unwrap_or(ix);
-                            nodes.push(Node {
-                                tag,
-                                el: Some(el),
-                                text: "",
-                                parent,
-                                end: ix + 1,
-                                hint: vocabulary::hint_for(tag, el),
-                            });
-                            stack.push(ix);
-                        }
-                        ParsedNode::Text(text) => {
-                            let Some(&parent) = stack.last() else {
-                                continue;
-                            };
-                            let ix = nodes.len() as NodeIx;
-                            nodes.push(Node {
-                                tag: Tag::Text,
-                                el: None,
-                                text,
-                                parent,
-                                end: ix + 1,
-                                hint: Hint::NEUTRAL,
-                            });
-                        }
-                        _ => {}
-                    }
-                }
-                Edge::Close(node) => {
-                    if skip_depth > 0 {
-                        if node.value().is_element() {
-                            skip_depth -= 1;
-                        }
-                        continue;
-                    }
-                    if node.value().is_element()
-                        && let Some(ix) = stack.pop()
-                    {
-                        nodes[ix as usize].end = nodes.len() as NodeIx;
-                    }
-                }
+                Edge::Open(node) => b.open(node),
+                Edge::Close(node) => b.close(node),
             }
         }
-        Dom { nodes, json_ld }
+        Dom {
+            nodes: b.nodes,
+            json_ld: b.json_ld,
+        }
     }
-
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()

@@ -134,70 +134,104 @@ pub fn detect_language(text: &str) -> Option<&'static str> {
         Some((i, _)) => &text[..i],
         None => text,
     };
+    let (latin, counts) = count_scripts(sample);
+    let script_total: u32 = counts[..9].iter().sum::<u32>() + counts[BENGALI];
+    if script_total > latin {
+        return by_script(&counts);
+    }
+    if latin < 20 {
+        return None;
+    }
+    by_stopwords(sample)
+}
+
+// Slots of the script counts. UKRAINIAN and PERSIAN count letters that
+// only those languages use inside the Cyrillic and Arabic scripts; they are
+// not scripts of their own.
+const HAN: usize = 0;
+const KANA: usize = 1;
+const HANGUL: usize = 2;
+const CYRILLIC: usize = 3;
+const ARABIC: usize = 4;
+const HEBREW: usize = 5;
+const GREEK: usize = 6;
+const THAI: usize = 7;
+const DEVANAGARI: usize = 8;
+const UKRAINIAN: usize = 9;
+const PERSIAN: usize = 10;
+const BENGALI: usize = 11;
+
+/// Latin letters, and characters per non-Latin script slot.
+fn count_scripts(sample: &str) -> (u32, [u32; 12]) {
     let mut latin = 0u32;
     let mut counts = [0u32; 12];
-    // han, kana, hangul, cyrillic, arabic, hebrew, greek, thai, devanagari,
-    // ukrainian letters, persian letters, bengali
     for c in sample.chars() {
         let slot = match c as u32 {
             0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F => {
                 latin += 1;
                 continue;
             }
-            0x4E00..=0x9FFF | 0x3400..=0x4DBF => 0,
-            0x3040..=0x30FF => 1,
-            0xAC00..=0xD7AF | 0x1100..=0x11FF => 2,
+            0x4E00..=0x9FFF | 0x3400..=0x4DBF => HAN,
+            0x3040..=0x30FF => KANA,
+            0xAC00..=0xD7AF | 0x1100..=0x11FF => HANGUL,
             0x0400..=0x04FF => {
                 if matches!(c, 'і' | 'ї' | 'є' | 'ґ' | 'І' | 'Ї' | 'Є') {
-                    counts[9] += 1;
+                    counts[UKRAINIAN] += 1;
                 }
-                3
+                CYRILLIC
             }
             0x0600..=0x06FF => {
                 if matches!(c, 'پ' | 'چ' | 'ژ' | 'گ' | 'ی') {
-                    counts[10] += 1;
+                    counts[PERSIAN] += 1;
                 }
-                4
+                ARABIC
             }
-            0x0590..=0x05FF => 5,
-            0x0370..=0x03FF => 6,
-            0x0E00..=0x0E7F => 7,
-            0x0900..=0x097F => 8,
-            0x0980..=0x09FF => 11,
+            0x0590..=0x05FF => HEBREW,
+            0x0370..=0x03FF => GREEK,
+            0x0E00..=0x0E7F => THAI,
+            0x0900..=0x097F => DEVANAGARI,
+            0x0980..=0x09FF => BENGALI,
             _ => continue,
         };
         counts[slot] += 1;
     }
-    let script_total: u32 = counts[..9].iter().sum::<u32>() + counts[11];
-    if script_total > latin {
-        let (han, kana, hangul) = (counts[0], counts[1], counts[2]);
-        if kana > 0 && kana * 10 >= han {
-            return Some("ja");
-        }
-        if hangul >= han && hangul > 0 {
-            return Some("ko");
-        }
-        let best = (0..12)
-            .filter(|&i| i != 9 && i != 10)
-            .max_by_key(|&i| counts[i])?;
-        return Some(match best {
-            0 => "zh",
-            1 => "ja",
-            2 => "ko",
-            3 if counts[9] * 50 > counts[3] => "uk",
-            3 => "ru",
-            4 if counts[10] * 30 > counts[4] => "fa",
-            4 => "ar",
-            5 => "he",
-            6 => "el",
-            7 => "th",
-            8 => "hi",
-            _ => "bn",
-        });
+    (latin, counts)
+}
+
+/// The language of a text mostly in a non-Latin script: any real share of
+/// kana makes it Japanese, hangul outweighing han Korean, otherwise the
+/// most frequent script decides.
+fn by_script(counts: &[u32; 12]) -> Option<&'static str> {
+    let (han, kana, hangul) = (counts[HAN], counts[KANA], counts[HANGUL]);
+    if kana > 0 && kana * 10 >= han {
+        return Some("ja");
     }
-    if latin < 20 {
-        return None;
+    if hangul >= han && hangul > 0 {
+        return Some("ko");
     }
+    let best = (0..12)
+        .filter(|&i| i != UKRAINIAN && i != PERSIAN)
+        .max_by_key(|&i| counts[i])?;
+    Some(match best {
+        HAN => "zh",
+        KANA => "ja",
+        HANGUL => "ko",
+        CYRILLIC if counts[UKRAINIAN] * 50 > counts[CYRILLIC] => "uk",
+        CYRILLIC => "ru",
+        ARABIC if counts[PERSIAN] * 30 > counts[ARABIC] => "fa",
+        ARABIC => "ar",
+        HEBREW => "he",
+        GREEK => "el",
+        THAI => "th",
+        DEVANAGARI => "hi",
+        _ => "bn",
+    })
+}
+
+/// The language of a Latin-script text by its function words among the
+/// first 600 words: the most frequent set wins with at least 3 hits and
+/// half again as many as the runner-up.
+fn by_stopwords(sample: &str) -> Option<&'static str> {
     let mut hits = [0u32; STOPWORDS.len()];
     for word in sample
         .split(|c: char| !c.is_alphanumeric())

@@ -90,6 +90,8 @@ impl PageMeta {
     /// Reads the metadata elements of `dom`.
     pub(crate) fn collect(dom: &Dom<'_>) -> PageMeta {
         let mut m = PageMeta::default();
+        // A `<time datetime>` not marked as the publication date, used only
+        // when no marked one is found.
         let mut time_fallback: Option<String> = None;
         for (i, node) in dom.nodes.iter().enumerate() {
             let ix = i as NodeIx;
@@ -109,70 +111,91 @@ impl PageMeta {
                 Tag::Base if m.base_href.is_none() => {
                     m.base_href = el.attr("href").map(str::to_owned);
                 }
-                Tag::Link => {
-                    let rel = el.attr("rel").unwrap_or("");
-                    if m.canonical.is_none()
-                        && rel
-                            .split_ascii_whitespace()
-                            .any(|r| r.eq_ignore_ascii_case("canonical"))
-                    {
-                        m.canonical = el.attr("href").map(|h| h.trim().to_owned());
-                    }
-                }
+                Tag::Link => m.link(el),
                 Tag::Meta => m.meta(el),
                 Tag::Heading(1) if m.first_h1.is_none() => {
                     m.first_h1 = non_empty(dom.text_of(ix, 400));
                 }
-                Tag::Time => {
-                    if let Some(dt) = el.attr("datetime") {
-                        let marked = el.attr("pubdate").is_some()
-                            || el
-                                .attr("itemprop")
-                                .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
-                            || el
-                                .attr("class")
-                                .is_some_and(|c| c.to_ascii_lowercase().contains("publish"));
-                        if marked && m.time_datetime.is_none() {
-                            m.time_datetime = Some(dt.to_owned());
-                        } else if time_fallback.is_none() {
-                            time_fallback = Some(dt.to_owned());
-                        }
-                    }
-                }
+                Tag::Time => m.time(el, &mut time_fallback),
                 _ => {}
             }
             if node.tag != Tag::Meta
                 && let Some(prop) = el.attr("itemprop")
             {
-                if m.itemprop_date.is_none() && prop.eq_ignore_ascii_case("datepublished") {
-                    m.itemprop_date = el
-                        .attr("content")
-                        .or_else(|| el.attr("datetime"))
-                        .map(str::to_owned)
-                        .or_else(|| non_empty(dom.text_of(ix, 80)));
-                }
-                if m.byline_element.is_none() && prop.eq_ignore_ascii_case("author") {
-                    m.byline_element = clean_byline(&dom.text_of(author_name_node(dom, ix), 200))
-                        .or_else(|| clean_byline(&dom.text_of(ix, 200)));
-                }
+                m.itemprop(dom, ix, el, prop);
             }
             if m.byline_element.is_none() && node.tag != Tag::Meta && node.tag != Tag::Link {
-                let rel_author = node.tag == Tag::A
-                    && el
-                        .attr("rel")
-                        .is_some_and(|r| r.eq_ignore_ascii_case("author"));
-                let byline_class = el
-                    .attr("class")
-                    .is_some_and(|c| c.to_ascii_lowercase().contains("byline"));
-                if rel_author || byline_class {
-                    m.byline_element = clean_byline(&dom.text_of(ix, 200));
-                }
+                m.byline_markup(dom, ix, node.tag, el);
             }
         }
         if m.time_datetime.is_none() {
             m.time_datetime = time_fallback;
         }
         m
+    }
+
+    /// `<link rel="canonical">`: the first one counts.
+    fn link(&mut self, el: &scraper::node::Element) {
+        let rel = el.attr("rel").unwrap_or("");
+        if self.canonical.is_none()
+            && rel
+                .split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("canonical"))
+        {
+            self.canonical = el.attr("href").map(|h| h.trim().to_owned());
+        }
+    }
+
+    /// `<time datetime>`: one marked as the publication date (`pubdate`,
+    /// `itemprop`, a `publish` class) wins; the first other one is kept
+    /// in `fallback`.
+    fn time(&mut self, el: &scraper::node::Element, fallback: &mut Option<String>) {
+        let Some(dt) = el.attr("datetime") else {
+            return;
+        };
+        let marked = el.attr("pubdate").is_some()
+            || el
+                .attr("itemprop")
+                .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+            || el
+                .attr("class")
+                .is_some_and(|c| c.to_ascii_lowercase().contains("publish"));
+        if marked && self.time_datetime.is_none() {
+            self.time_datetime = Some(dt.to_owned());
+        } else if fallback.is_none() {
+            *fallback = Some(dt.to_owned());
+        }
+    }
+
+    /// Microdata outside `<meta>`: the first `datePublished` and the first
+    /// `author` (its `name` part when it has one).
+    fn itemprop(&mut self, dom: &Dom<'_>, ix: NodeIx, el: &scraper::node::Element, prop: &str) {
+        if self.itemprop_date.is_none() && prop.eq_ignore_ascii_case("datepublished") {
+            self.itemprop_date = el
+                .attr("content")
+                .or_else(|| el.attr("datetime"))
+                .map(str::to_owned)
+                .or_else(|| non_empty(dom.text_of(ix, 80)));
+        }
+        if self.byline_element.is_none() && prop.eq_ignore_ascii_case("author") {
+            self.byline_element = clean_byline(&dom.text_of(author_name_node(dom, ix), 200))
+                .or_else(|| clean_byline(&dom.text_of(ix, 200)));
+        }
+    }
+
+    /// A byline in the markup: a `rel="author"` link or an element whose
+    /// class mentions `byline`.
+    fn byline_markup(&mut self, dom: &Dom<'_>, ix: NodeIx, tag: Tag, el: &scraper::node::Element) {
+        let rel_author = tag == Tag::A
+            && el
+                .attr("rel")
+                .is_some_and(|r| r.eq_ignore_ascii_case("author"));
+        let byline_class = el
+            .attr("class")
+            .is_some_and(|c| c.to_ascii_lowercase().contains("byline"));
+        if rel_author || byline_class {
+            self.byline_element = clean_byline(&dom.text_of(ix, 200));
+        }
     }
 
     fn meta(&mut self, el: &scraper::node::Element) {

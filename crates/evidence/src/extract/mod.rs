@@ -147,8 +147,8 @@ pub struct Link {
     pub text: String,
 }
 
-/// Meta tags the fetch verdict score counts (agbrowse: canonical,
-/// description, OpenGraph, JSON-LD).
+/// Meta tags the fetch verdict score counts (canonical, description,
+/// OpenGraph, JSON-LD).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MetaSignals {
     /// `<link rel="canonical">` target (absolute when a base URL is known).
@@ -252,47 +252,13 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
     let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);
     let facts = json_ld::article_facts(&json_ld);
 
-    let base: Option<Url> = match (&meta.base_href, url) {
-        (Some(b), Some(u)) => u.join(b).ok().or_else(|| Some(u.clone())),
-        (Some(b), None) => Url::parse(b).ok(),
-        (None, u) => u.cloned(),
-    };
+    let base = base_url(meta.base_href.as_deref(), url);
     let title = meta.title(&facts, url);
-
     let body = dom.first(Tag::Body).unwrap_or(0);
     let body_chars = analysis.stats.get(body as usize).map_or(0, |s| s.len);
-    let (rendered, strategy) = main_content(&dom, &analysis, base.as_ref(), body);
-    let blocks = tidy_blocks(rendered.blocks, title.as_deref(), meta.first_h1.as_deref());
-    let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
-    let text = join_text(&blocks);
-    let markdown = if options.markdown {
-        join_markdown(&blocks)
-    } else {
-        String::new()
-    };
-    let text_chars = text.chars().count();
-    let link_chars: usize = if text_chars == 0 {
-        0
-    } else {
-        rendered.links.iter().map(|l| l.text.chars().count()).sum()
-    };
-    let link_density = if text_chars == 0 {
-        0.0
-    } else {
-        (link_chars as f64 / text_chars as f64).min(1.0)
-    };
-    let links = if options.links {
-        dedup_links(rendered.links)
-    } else {
-        Vec::new()
-    };
-    let strategy = if text.is_empty() {
-        Strategy::Empty
-    } else {
-        strategy
-    };
+    let main = main_text(&dom, &analysis, base.as_ref(), body, &title, &meta, options);
 
-    let (language, language_source) = language_of(&meta, &text);
+    let (language, language_source) = language_of(&meta, &main.text);
     let canonical = meta.canonical.as_deref().and_then(|c| match &base {
         Some(b) => b.join(c).ok().map(String::from),
         None => Some(c.to_owned()),
@@ -300,7 +266,7 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
     let shell = shell::signals(
         &dom,
         body_chars,
-        text_chars,
+        main.text_chars,
         pre.script_count,
         pre.script_bytes,
         pre.noscript_mentions_javascript,
@@ -318,18 +284,89 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
         title,
         language,
         language_source,
-        text,
-        markdown,
-        blocks,
-        text_chars,
-        link_density,
-        links,
+        text: main.text,
+        markdown: main.markdown,
+        blocks: main.blocks,
+        text_chars: main.text_chars,
+        link_density: main.link_density,
+        links: main.links,
         json_ld,
         json_ld_errors,
         shell,
+        strategy: main.strategy,
+        truncated: main.truncated,
+        decoded: None,
+    }
+}
+
+/// The address relative links resolve against: the page's `<base href>`
+/// joined to its URL, or either alone.
+fn base_url(base_href: Option<&str>, url: Option<&Url>) -> Option<Url> {
+    match (base_href, url) {
+        (Some(b), Some(u)) => u.join(b).ok().or_else(|| Some(u.clone())),
+        (Some(b), None) => Url::parse(b).ok(),
+        (None, u) => u.cloned(),
+    }
+}
+
+/// The main content as the page's result carries it.
+struct MainText {
+    blocks: Vec<Block>,
+    text: String,
+    markdown: String,
+    text_chars: usize,
+    link_density: f64,
+    links: Vec<Link>,
+    strategy: Strategy,
+    truncated: bool,
+}
+
+/// Renders the main content and cuts it to the options: the headline
+/// removed, at most `max_text_chars`, Markdown and links only when asked.
+fn main_text(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    base: Option<&Url>,
+    body: dom::NodeIx,
+    title: &Option<String>,
+    meta: &PageMeta,
+    options: &ExtractOptions,
+) -> MainText {
+    let (rendered, strategy) = main_content(dom, analysis, base, body);
+    let blocks = tidy_blocks(rendered.blocks, title.as_deref(), meta.first_h1.as_deref());
+    let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
+    let text = join_text(&blocks);
+    let markdown = if options.markdown {
+        join_markdown(&blocks)
+    } else {
+        String::new()
+    };
+    let text_chars = text.chars().count();
+    let link_density = if text_chars == 0 {
+        0.0
+    } else {
+        let link_chars: usize = rendered.links.iter().map(|l| l.text.chars().count()).sum();
+        (link_chars as f64 / text_chars as f64).min(1.0)
+    };
+    let links = if options.links {
+        dedup_links(rendered.links)
+    } else {
+        Vec::new()
+    };
+    let strategy = if text.is_empty() {
+        Strategy::Empty
+    } else {
+        strategy
+    };
+    MainText {
+        blocks,
+        text,
+        markdown,
+        text_chars,
+        link_density,
+        links,
         strategy,
         truncated,
-        decoded: None,
     }
 }
 

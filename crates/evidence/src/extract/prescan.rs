@@ -144,71 +144,114 @@ impl DepthGuard {
 /// and comments. JSON-LD script bodies are kept.
 pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
     let bytes = html.as_bytes();
-    let mut out = String::with_capacity(html.len() / 2 + 64);
-    let mut info = Prescan::default();
-    // `copied` is the start of the not-yet-copied input.
-    let mut copied = 0usize;
+    let mut s = Stripper {
+        html,
+        out: String::with_capacity(html.len() / 2 + 64),
+        info: Prescan::default(),
+        copied: 0,
+        guard: DepthGuard::default(),
+    };
     let mut pos = 0usize;
-    let mut guard = DepthGuard::default();
     while let Some(off) = memchr(b'<', &bytes[pos..]) {
         let lt = pos + off;
         let rest = &bytes[lt + 1..];
         if rest.starts_with(b"!--") {
             let end = comment_end(bytes, lt + 4);
-            out.push_str(&html[copied..lt]);
-            copied = end;
+            s.cut(lt, end);
             pos = end;
             continue;
         }
         let Some(&first) = rest.first() else { break };
-        if first == b'/' && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
-            // An end tag: balance the depth count, dropping the end tags of
-            // start tags that were dropped.
-            let name = tag_name(&rest[1..]);
-            let end = tag_end(bytes, lt + 2 + name.len());
-            if counts_for_depth(name) && guard.end(name) {
-                out.push_str(&html[copied..lt]);
-                copied = end;
-            }
-            pos = end;
-            continue;
+        pos = if first == b'/' && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+            s.end_tag(lt)
+        } else if !first.is_ascii_alphabetic() {
+            lt + 1
+        } else {
+            s.start_tag(lt)
+        };
+    }
+    s.out.push_str(&html[s.copied..]);
+    (s.out, s.info)
+}
+
+/// The copy under way.
+struct Stripper<'h> {
+    html: &'h str,
+    out: String,
+    info: Prescan,
+    /// The start of the not-yet-copied input.
+    copied: usize,
+    guard: DepthGuard,
+}
+
+impl Stripper<'_> {
+    /// Copies the input up to `from` and skips it up to `to`.
+    fn cut(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.html[self.copied..from]);
+        self.copied = to;
+    }
+
+    /// The end tag at `lt`: balances the depth count, dropping the end tags
+    /// of start tags that were dropped. Returns where scanning goes on.
+    fn end_tag(&mut self, lt: usize) -> usize {
+        let bytes = self.html.as_bytes();
+        let name = tag_name(&bytes[lt + 2..]);
+        let end = tag_end(bytes, lt + 2 + name.len());
+        if counts_for_depth(name) && self.guard.end(name) {
+            self.cut(lt, end);
         }
-        if !first.is_ascii_alphabetic() {
-            pos = lt + 1;
-            continue;
-        }
-        let name = tag_name(rest);
+        end
+    }
+
+    /// The start tag at `lt`: a raw element has its content handled, any
+    /// other tag counts towards the depth. Returns where scanning goes on.
+    fn start_tag(&mut self, lt: usize) -> usize {
+        let bytes = self.html.as_bytes();
+        let name = tag_name(&bytes[lt + 1..]);
         let tag_end = tag_end(bytes, lt + 1 + name.len());
         let raw = RAW_ELEMENTS
             .iter()
             .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
         let Some(&(raw_name, handling)) = raw else {
             let self_closing = bytes.get(tag_end.wrapping_sub(2)) == Some(&b'/');
-            if counts_for_depth(name) && !self_closing && guard.start(name) {
+            if counts_for_depth(name) && !self_closing && self.guard.start(name) {
                 // Too deep to be a real page: drop the start tag (its text
                 // stays) so the parser's work stays linear.
-                info.depth_capped = true;
-                out.push_str(&html[copied..lt]);
-                copied = tag_end;
+                self.info.depth_capped = true;
+                self.cut(lt, tag_end);
             }
-            pos = tag_end;
-            continue;
+            return tag_end;
         };
         let self_closing = tag_end >= 2 && bytes[tag_end - 2] == b'/' && raw_name == "svg";
         if self_closing {
-            pos = tag_end;
-            continue;
+            return tag_end;
         }
         let close = find_close_tag(bytes, tag_end, raw_name.as_bytes());
-        let content = &html[tag_end..close];
-        let keep = match handling {
+        if !self.keeps_content(raw_name, handling, lt, tag_end, close) {
+            self.cut(tag_end, close);
+        }
+        close
+    }
+
+    /// Whether the content (`tag_end..close`) of the raw element opened at
+    /// `lt` stays, counting scripts and noting what noscript says.
+    fn keeps_content(
+        &mut self,
+        raw_name: &str,
+        handling: Content,
+        lt: usize,
+        tag_end: usize,
+        close: usize,
+    ) -> bool {
+        let content = &self.html[tag_end..close];
+        match handling {
             Content::KeepOpaque => true,
             Content::Drop if raw_name == "script" => {
-                info.script_count += 1;
-                let open_tag = &html[lt..tag_end];
+                self.info.script_count += 1;
+                let open_tag = &self.html[lt..tag_end];
                 let json_ld = contains_ignore_ascii_case(open_tag.as_bytes(), b"ld+json");
                 if !json_ld {
-                    info.script_bytes += content.len();
+                    self.info.script_bytes += content.len();
                 }
                 json_ld
             }
@@ -216,19 +259,12 @@ pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
                 if raw_name == "noscript"
                     && contains_ignore_ascii_case(content.as_bytes(), b"javascript")
                 {
-                    info.noscript_mentions_javascript = true;
+                    self.info.noscript_mentions_javascript = true;
                 }
                 false
             }
-        };
-        if !keep {
-            out.push_str(&html[copied..tag_end]);
-            copied = close;
         }
-        pos = close;
     }
-    out.push_str(&html[copied..]);
-    (out, info)
 }
 
 /// Index just past the end of a comment whose body starts at `body`.

@@ -167,6 +167,8 @@ impl Writer<'_, '_, '_> {
         });
     }
 
+    /// Enters the node at `ix`: text is written, `<br>` breaks the line,
+    /// and an element is pushed with what its kind starts.
     fn open(&mut self, ix: NodeIx) {
         let node = *self.dom.node(ix);
         match node.tag {
@@ -175,11 +177,7 @@ impl Writer<'_, '_, '_> {
                 return;
             }
             Tag::Br => {
-                if self.pre_depth > 0 || !self.plain.is_empty() {
-                    self.plain.push('\n');
-                    self.md.push('\n');
-                }
-                self.pending_space = false;
+                self.line_break();
                 return;
             }
             Tag::Img => return,
@@ -187,80 +185,20 @@ impl Writer<'_, '_, '_> {
         }
         let in_table_cell = self.table_depth > 0;
         match node.tag {
-            Tag::A => {
-                self.push_open(ix, Tag::A);
-                if self.pre_depth == 0 {
-                    let href = self
-                        .dom
-                        .attr(ix, "href")
-                        .and_then(|h| resolve(self.opts.base, h));
-                    if href.is_some() {
-                        self.space_before_inline();
-                        self.md.push('[');
-                        if let Some(top) = self.stack.last_mut() {
-                            top.md_mark = self.md.len();
-                            top.plain_mark = self.plain.len();
-                            top.href = href;
-                        }
-                    }
-                }
-            }
-            Tag::Code | Tag::Strong | Tag::Em => {
-                self.push_open(ix, node.tag);
-                if self.pre_depth == 0 {
-                    self.space_before_inline();
-                    self.md.push_str(inline_marker(node.tag));
-                    if let Some(top) = self.stack.last_mut() {
-                        top.md_mark = self.md.len();
-                    }
-                }
-            }
-            Tag::Table => {
-                self.flush();
-                self.push_open(ix, Tag::Table);
-                if self.is_data_table(ix) {
-                    self.table_depth += 1;
-                } else if let Some(top) = self.stack.last_mut() {
-                    // A layout table: its cells are ordinary blocks.
-                    top.tag = Tag::Div;
-                }
-            }
+            Tag::A => self.open_link(ix),
+            Tag::Code | Tag::Strong | Tag::Em => self.open_marked(ix, node.tag),
+            Tag::Table => self.open_table(ix),
             Tag::Tr if in_table_cell => {
                 self.flush();
                 self.push_open(ix, Tag::Tr);
             }
-            Tag::Td | Tag::Th if in_table_cell => {
-                let first = match self.stack.iter_mut().rev().find(|o| o.tag == Tag::Tr) {
-                    Some(row) => {
-                        row.counter += 1;
-                        row.counter == 1
-                    }
-                    None => true,
-                };
-                if !first {
-                    self.plain.push_str(" | ");
-                    self.md.push_str(" | ");
-                }
-                self.pending_space = false;
-                self.push_open(ix, node.tag);
-            }
+            Tag::Td | Tag::Th if in_table_cell => self.open_cell(ix, node.tag),
             _ if in_table_cell && node.tag.is_block() => {
                 // Blocks inside a data cell are separated by a space.
                 self.pending_space = true;
                 self.push_open(ix, Tag::Inline);
             }
-            Tag::Li => {
-                self.flush();
-                if let Some(list) = self
-                    .stack
-                    .iter_mut()
-                    .rev()
-                    .find(|o| matches!(o.tag, Tag::Ul | Tag::Ol))
-                {
-                    list.counter += 1;
-                }
-                self.push_open(ix, Tag::Li);
-            }
+            Tag::Li => self.open_list_item(ix),
             Tag::Ul | Tag::Ol => {
                 self.flush();
                 self.list_depth = self.list_depth.saturating_add(1);
@@ -282,6 +220,94 @@ impl Writer<'_, '_, '_> {
             }
             tag => self.push_open(ix, tag),
         }
+    }
+
+    /// A `<br>`: a newline inside the paragraph (none at its start
+    /// outside `<pre>`).
+    fn line_break(&mut self) {
+        if self.pre_depth > 0 || !self.plain.is_empty() {
+            self.plain.push('\n');
+            self.md.push('\n');
+        }
+        self.pending_space = false;
+    }
+
+    /// Opens a link; outside `<pre>`, one with a usable target starts its
+    /// Markdown `[` and remembers where its text begins.
+    fn open_link(&mut self, ix: NodeIx) {
+        self.push_open(ix, Tag::A);
+        if self.pre_depth > 0 {
+            return;
+        }
+        let href = self
+            .dom
+            .attr(ix, "href")
+            .and_then(|h| resolve(self.opts.base, h));
+        if href.is_some() {
+            self.space_before_inline();
+            self.md.push('[');
+            if let Some(top) = self.stack.last_mut() {
+                top.md_mark = self.md.len();
+                top.plain_mark = self.plain.len();
+                top.href = href;
+            }
+        }
+    }
+
+    /// Opens `<code>`, `<strong>` or `<em>` with its Markdown marker
+    /// (none inside `<pre>`).
+    fn open_marked(&mut self, ix: NodeIx, tag: Tag) {
+        self.push_open(ix, tag);
+        if self.pre_depth == 0 {
+            self.space_before_inline();
+            self.md.push_str(inline_marker(tag));
+            if let Some(top) = self.stack.last_mut() {
+                top.md_mark = self.md.len();
+            }
+        }
+    }
+
+    /// Opens a table: a data table renders its rows as ` | `-joined
+    /// lines, a layout table is an ordinary block.
+    fn open_table(&mut self, ix: NodeIx) {
+        self.flush();
+        self.push_open(ix, Tag::Table);
+        if self.is_data_table(ix) {
+            self.table_depth += 1;
+        } else if let Some(top) = self.stack.last_mut() {
+            top.tag = Tag::Div;
+        }
+    }
+
+    /// Opens a data cell, separated from the row's previous cell by ` | `.
+    fn open_cell(&mut self, ix: NodeIx, tag: Tag) {
+        let first = match self.stack.iter_mut().rev().find(|o| o.tag == Tag::Tr) {
+            Some(row) => {
+                row.counter += 1;
+                row.counter == 1
+            }
+            None => true,
+        };
+        if !first {
+            self.plain.push_str(" | ");
+            self.md.push_str(" | ");
+        }
+        self.pending_space = false;
+        self.push_open(ix, tag);
+    }
+
+    /// Opens a list item, counted by its list (for ordered numbering).
+    fn open_list_item(&mut self, ix: NodeIx) {
+        self.flush();
+        if let Some(list) = self
+            .stack
+            .iter_mut()
+            .rev()
+            .find(|o| matches!(o.tag, Tag::Ul | Tag::Ol))
+        {
+            list.counter += 1;
+        }
+        self.push_open(ix, Tag::Li);
     }
 
     fn close_top(&mut self) {

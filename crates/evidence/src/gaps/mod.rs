@@ -1,6 +1,6 @@
-//! The gap ledger (cline-search-orchestrator P5): before an answer is
-//! written, every gap in the evidence is listed by type, each citing the
-//! evidence ids (or claim ids) it concerns — the `ferret.gaps.v1` envelope.
+//! The gap ledger: before an answer is written, every gap in the evidence
+//! is listed by type, each citing the evidence ids (or claim ids) it
+//! concerns — the `ferret.gaps.v1` envelope.
 //!
 //! ## Subjects and support
 //!
@@ -17,15 +17,15 @@
 //!
 //! | kind | label | when |
 //! |---|---|---|
-//! | `missing_counter_evidence` | 缺反证 | no item from a counter-evidence (R3 / disconfirm) query is about the subject; tagged `[未找到反证]` |
+//! | `missing_counter_evidence` | 缺反证 | no item from a counter-evidence (disconfirm) query is about the subject; tagged `[未找到反证]` |
 //! | `no_direct_comparison` | 无直接对比 | the question compares sides (given, or found by [`ferret_core::plan::comparison::sides`]) and no item mentions every side |
 //! | `single_source` | 单一来源 | every item about the subject comes from one registrable domain |
 //! | `stale_evidence` | 证据过时 | an item is older than the topic's limit ([`Topic`]); tagged `[时效: N年前]` (or `N个月前`) and `[证据过时]` |
 //! | `out_of_scope_extrapolation` | 范围外推 | less than [`GapOptions::scope_min_coverage`] (default 75 %) of the subject's terms occur in any fetched text; the missing terms are listed |
 //! | `no_evidence` | 无证据 | no item is about the subject at all (then the subject's other gaps are not listed: they would all say the same) |
 //!
-//! `no_evidence` is an addition to the seeds' five types, so that a subject
-//! without any support is never silent.
+//! `no_evidence` exists so that a subject without any support is never
+//! silent.
 //!
 //! A side "is mentioned" when its first content term (the name, as in
 //! "Deno JavaScript runtime") and at least half of its content terms occur
@@ -82,7 +82,7 @@ pub enum GapKind {
     StaleEvidence,
     /// 范围外推.
     OutOfScopeExtrapolation,
-    /// 无证据 (an addition to the seeds' five).
+    /// 无证据.
     NoEvidence,
 }
 

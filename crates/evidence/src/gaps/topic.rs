@@ -1,6 +1,6 @@
 //! Freshness by domain: how old evidence may be before it is stale, by the
-//! topic of the question (cline-search-orchestrator's table), and a
-//! keyword classifier that picks the topic.
+//! topic of the question ([`MAX_AGE_MONTHS`]), and a keyword classifier
+//! that picks the topic.
 
 use chrono::{DateTime, Months, Utc};
 use ferret_core::tokenize::{has_cjk, token_strings};
@@ -30,7 +30,7 @@ pub enum Topic {
     General,
 }
 
-/// The age limit per topic, in months (the seeds' table).
+/// The age limit per topic, in months.
 pub const MAX_AGE_MONTHS: &[(Topic, u32)] = &[
     (Topic::CvePatch, 3),
     (Topic::Ai, 6),

@@ -1,4 +1,4 @@
-//! The Markdown sources block, in search-layer's shapes:
+//! The Markdown sources block, in three shapes:
 //!
 //! ```text
 //! 1. [Title](url) — snippet… `[brave, exa]` ⭐0.85

@@ -1,6 +1,6 @@
-//! Result-set presentation (search-layer's Phase 5): how a
-//! [`ferret_core::SearchResponse`] is shown, chosen by its size, as the
-//! `ferret.presentation.v1` struct and as Markdown.
+//! Result-set presentation: how a [`ferret_core::SearchResponse`] is
+//! shown, chosen by its size, as the `ferret.presentation.v1` struct and as
+//! Markdown.
 //!
 //! | results | layout | what is shown |
 //! |---|---|---|
@@ -40,19 +40,19 @@
 //! missed. It flags for a reader, it decides nothing.
 //!
 //! Source tiers come from [`ferret_core::authority`] (via
-//! [`SourceTier::from_url`]). cline-search-orchestrator's rule shape: a T1
-//! result that disagrees with two or more lower-tier results gives one
-//! `[T1 与社区冲突]` conflict, with the T1 result kept; any other
-//! disagreeing pair is `[冲突]` (T1 over a single lower tier: the T1 result
-//! is kept; equal tiers: neither). Conflicting results carry the flag too.
+//! [`SourceTier::from_url`]). A T1 result that disagrees with two or more
+//! lower-tier results gives one `[T1 vs Community]` conflict, with the T1
+//! result kept; any other disagreeing pair is `[Conflict]` (T1 over a
+//! single lower tier: the T1 result is kept; equal tiers: neither).
+//! Conflicting results carry the flag too.
 //!
 //! ## Answer first
 //!
-//! search-layer's synthesis rules say: give the answer, then the sources;
-//! group by theme, not by engine; state conflicts. The answer is the
-//! agent's to write — this module produces the sources block that goes
-//! *under* it ([`Presentation::to_markdown`]), already grouped by theme and
-//! with conflicts stated.
+//! The answer comes first, then its sources, grouped by theme rather than
+//! by engine, with conflicts stated. The answer is the agent's to write —
+//! this module produces the sources block that goes *under* it
+//! ([`Presentation::to_markdown`]), already grouped by theme and with
+//! conflicts stated.
 
 use ferret_core::{SearchResponse, SearchResult};
 use serde::{Deserialize, Serialize};
@@ -67,10 +67,10 @@ mod themes;
 pub const PRESENTATION_SCHEMA: &str = "ferret.presentation.v1";
 
 /// The flag of a tier-1 source contradicted by two or more lower tiers.
-pub const T1_VS_COMMUNITY_FLAG: &str = "[T1 与社区冲突]";
+pub const T1_VS_COMMUNITY_FLAG: &str = "[T1 vs Community]";
 
 /// The flag of any other conflict.
-pub const CONFLICT_FLAG: &str = "[冲突]";
+pub const CONFLICT_FLAG: &str = "[Conflict]";
 
 /// How a result set is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -172,9 +172,9 @@ pub struct Theme {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictKind {
-    /// A T1 source against two or more lower tiers (`[T1 与社区冲突]`).
+    /// A T1 source against two or more lower tiers (`[T1 vs Community]`).
     TierOneVsCommunity,
-    /// Any other pair that disagrees (`[冲突]`).
+    /// Any other pair that disagrees (`[Conflict]`).
     Disagreement,
 }
 
@@ -183,7 +183,7 @@ pub enum ConflictKind {
 pub struct Conflict {
     /// The rule.
     pub kind: ConflictKind,
-    /// `[T1 与社区冲突]` or `[冲突]`.
+    /// `[T1 vs Community]` or `[Conflict]`.
     pub flag: String,
     /// The results, by rank (the T1 one first for
     /// [`ConflictKind::TierOneVsCommunity`]).
@@ -350,35 +350,7 @@ pub fn present_results(
     } else {
         Layout::Overview
     };
-    let mut engines: Vec<String> = Vec::new();
-    let mut presented: Vec<PresentedResult> = results
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let mine: Vec<String> = r
-                .consensus_engines()
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
-            for e in &mine {
-                if !engines.contains(e) {
-                    engines.push(e.clone());
-                }
-            }
-            PresentedResult {
-                rank: i + 1,
-                title: r.title.to_string(),
-                url: r.original_url.to_string(),
-                domain: r.domain.clone(),
-                snippet: cut_snippet(&r.snippet, options.snippet_chars),
-                engines: mine,
-                score: r.scores.final_score,
-                source_tier: SourceTier::from_url(&r.original_url),
-                flags: r.flags.clone(),
-            }
-        })
-        .collect();
-
+    let (mut presented, engines) = present_each(results, options.snippet_chars);
     let themes = if layout == Layout::List {
         Vec::new()
     } else {
@@ -399,32 +371,7 @@ pub fn present_results(
         Vec::new()
     };
     let theme_count = themes.iter().filter(|t| !t.other).count();
-    let summary = format!(
-        "{total} result{} from {}{}{}",
-        if total == 1 { "" } else { "s" },
-        if engines.is_empty() {
-            "no engine".to_string()
-        } else {
-            engines.join(", ")
-        },
-        if layout == Layout::List {
-            String::new()
-        } else {
-            format!(
-                " in {theme_count} theme{}",
-                if theme_count == 1 { "" } else { "s" }
-            )
-        },
-        if conflicts.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} conflict{}",
-                conflicts.len(),
-                if conflicts.len() == 1 { "" } else { "s" }
-            )
-        }
-    );
+    let summary = summary_line(total, &engines, layout, theme_count, conflicts.len());
     Ok(Presentation {
         schema: PRESENTATION_SCHEMA.to_string(),
         query: query.to_string(),
@@ -437,6 +384,73 @@ pub fn present_results(
         conflicts,
         summary,
     })
+}
+
+/// Each result as shown, with the engines of the whole set in first-seen
+/// order.
+fn present_each(
+    results: &[SearchResult],
+    snippet_chars: usize,
+) -> (Vec<PresentedResult>, Vec<String>) {
+    let mut engines: Vec<String> = Vec::new();
+    let presented = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mine: Vec<String> = r
+                .consensus_engines()
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            for e in &mine {
+                if !engines.contains(e) {
+                    engines.push(e.clone());
+                }
+            }
+            PresentedResult {
+                rank: i + 1,
+                title: r.title.to_string(),
+                url: r.original_url.to_string(),
+                domain: r.domain.clone(),
+                snippet: cut_snippet(&r.snippet, snippet_chars),
+                engines: mine,
+                score: r.scores.final_score,
+                source_tier: SourceTier::from_url(&r.original_url),
+                flags: r.flags.clone(),
+            }
+        })
+        .collect();
+    (presented, engines)
+}
+
+/// `12 results from brave, exa in 3 themes; 1 conflict`.
+fn summary_line(
+    total: usize,
+    engines: &[String],
+    layout: Layout,
+    theme_count: usize,
+    conflicts: usize,
+) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let from = if engines.is_empty() {
+        "no engine".to_string()
+    } else {
+        engines.join(", ")
+    };
+    let themes = if layout == Layout::List {
+        String::new()
+    } else {
+        format!(" in {theme_count} theme{}", plural(theme_count))
+    };
+    let conflicts = if conflicts == 0 {
+        String::new()
+    } else {
+        format!("; {conflicts} conflict{}", plural(conflicts))
+    };
+    format!(
+        "{total} result{} from {from}{themes}{conflicts}",
+        plural(total)
+    )
 }
 
 fn build_themes(query: &str, results: &[SearchResult], options: &PresentOptions) -> Vec<Theme> {
@@ -473,29 +487,19 @@ fn build_themes(query: &str, results: &[SearchResult], options: &PresentOptions)
     out
 }
 
+/// The conflicts among the first `max_checked` results: a T1 result that
+/// two or more lower tiers contradict gives one conflict for all of them;
+/// every other disagreeing pair is a conflict of its own.
 fn find_conflicts(
     results: &[SearchResult],
     presented: &[PresentedResult],
     max_checked: usize,
 ) -> Vec<Conflict> {
     let results = &results[..results.len().min(max_checked)];
-    let texts: Vec<String> = results
-        .iter()
-        .map(|r| conflicts::text_of(&r.title, &r.snippet))
-        .collect();
-    let read: Vec<conflicts::Read<'_>> = texts.iter().map(|t| conflicts::Read::new(t)).collect();
-    let mut pairs: Vec<(usize, usize, conflicts::Disagreement)> = Vec::new();
-    for i in 0..results.len() {
-        for j in i + 1..results.len() {
-            if let Some(d) = conflicts::disagreement(&read[i], &read[j]) {
-                pairs.push((i, j, d));
-            }
-        }
-    }
+    let pairs = disagreeing_pairs(results);
     let tier = |i: usize| presented[i].source_tier;
     let mut out: Vec<Conflict> = Vec::new();
     let mut covered = vec![false; pairs.len()];
-    // A T1 result against two or more lower tiers.
     for t1 in (0..results.len()).filter(|&i| tier(i) == SourceTier::T1) {
         let against: Vec<usize> = pairs
             .iter()
@@ -514,40 +518,10 @@ fn find_conflicts(
         if against.len() < 2 {
             continue;
         }
-        let mut ranks = vec![t1 + 1];
-        let mut terms: Vec<String> = Vec::new();
-        let mut quotes: Vec<ConflictQuote> = Vec::new();
-        let mut reasons: Vec<String> = Vec::new();
         for &p in &against {
             covered[p] = true;
-            let (i, j, d) = &pairs[p];
-            ranks.push(if *i == t1 { j + 1 } else { i + 1 });
-            for q in d.quotes_of(*i, *j) {
-                if !quotes.contains(&q) {
-                    quotes.push(q);
-                }
-            }
-            reasons.push(d.reason.clone());
-            for t in &d.terms {
-                if !terms.contains(t) {
-                    terms.push(t.clone());
-                }
-            }
         }
-        out.push(Conflict {
-            kind: ConflictKind::TierOneVsCommunity,
-            flag: T1_VS_COMMUNITY_FLAG.to_string(),
-            reason: format!(
-                "tier-1 source #{} is contradicted by {} lower-tier sources ({}); the tier-1 source is kept",
-                t1 + 1,
-                against.len(),
-                reasons.join("; ")
-            ),
-            quotes,
-            ranks,
-            kept_rank: Some(t1 + 1),
-            terms,
-        });
+        out.push(tier_one_conflict(t1, &against, &pairs));
     }
     for (p, (i, j, d)) in pairs.into_iter().enumerate() {
         if covered[p] {
@@ -569,4 +543,65 @@ fn find_conflicts(
         });
     }
     out
+}
+
+/// Every pair of results (0-based, `i < j`) whose texts disagree.
+fn disagreeing_pairs(results: &[SearchResult]) -> Vec<(usize, usize, conflicts::Disagreement)> {
+    let texts: Vec<String> = results
+        .iter()
+        .map(|r| conflicts::text_of(&r.title, &r.snippet))
+        .collect();
+    let read: Vec<conflicts::Read<'_>> = texts.iter().map(|t| conflicts::Read::new(t)).collect();
+    let mut pairs = Vec::new();
+    for i in 0..results.len() {
+        for j in i + 1..results.len() {
+            if let Some(d) = conflicts::disagreement(&read[i], &read[j]) {
+                pairs.push((i, j, d));
+            }
+        }
+    }
+    pairs
+}
+
+/// The one conflict of the T1 result `t1` with the lower-tier results of
+/// the pairs `against`: their ranks after its own, their quotes, terms and
+/// reasons gathered once each; the T1 result is kept.
+fn tier_one_conflict(
+    t1: usize,
+    against: &[usize],
+    pairs: &[(usize, usize, conflicts::Disagreement)],
+) -> Conflict {
+    let mut ranks = vec![t1 + 1];
+    let mut terms: Vec<String> = Vec::new();
+    let mut quotes: Vec<ConflictQuote> = Vec::new();
+    let mut reasons: Vec<String> = Vec::new();
+    for &p in against {
+        let (i, j, d) = &pairs[p];
+        ranks.push(if *i == t1 { j + 1 } else { i + 1 });
+        for q in d.quotes_of(*i, *j) {
+            if !quotes.contains(&q) {
+                quotes.push(q);
+            }
+        }
+        reasons.push(d.reason.clone());
+        for t in &d.terms {
+            if !terms.contains(t) {
+                terms.push(t.clone());
+            }
+        }
+    }
+    Conflict {
+        kind: ConflictKind::TierOneVsCommunity,
+        flag: T1_VS_COMMUNITY_FLAG.to_string(),
+        reason: format!(
+            "tier-1 source #{} is contradicted by {} lower-tier sources ({}); the tier-1 source is kept",
+            t1 + 1,
+            against.len(),
+            reasons.join("; ")
+        ),
+        quotes,
+        ranks,
+        kept_rank: Some(t1 + 1),
+        terms,
+    }
 }

@@ -177,24 +177,8 @@ impl Mapper {
     ) -> Result<Map<String, Value>, Failure> {
         let mut out = Map::new();
         let mut failure = Failure::default();
-        // Properties listed in `required` without a schema of their own
-        // are taken as they are.
         let any = Shape::default();
-        let mut props: Vec<(&str, &Shape)> = shape
-            .properties
-            .iter()
-            .map(|(n, s)| (n.as_str(), s))
-            .collect();
-        let listed: Vec<String> = props.iter().map(|(n, _)| (*n).to_owned()).collect();
-        let extra: Vec<String> = shape
-            .required
-            .iter()
-            .filter(|r| !listed.contains(r))
-            .cloned()
-            .collect();
-        for r in &extra {
-            props.push((r.as_str(), &any));
-        }
+        let props = schema_properties(shape, &any);
         if props.is_empty() {
             // An object schema without properties: the node as it is.
             if let Value::Object(o) = strip_context(&Value::Object(obj.clone())) {
@@ -219,40 +203,16 @@ impl Mapper {
                 }
                 continue;
             }
-            let mut last: Option<Failure> = None;
-            let mut mapped = None;
-            for cand in found.into_iter().take(MAX_TRIES) {
-                match self.map(cand, sub) {
-                    Ok(v) => {
-                        mapped = Some(v);
-                        break;
-                    }
-                    Err(f) => last = Some(f),
-                }
-            }
-            match mapped {
-                Some(v) => {
+            match self.first_mapping(found, sub) {
+                Ok(v) => {
                     filled_here += 1;
                     out.insert(name.to_owned(), v);
                 }
-                None => {
-                    let f = last.unwrap_or_default();
-                    if required {
-                        failure.missing.extend(f.missing);
-                        failure.errors.extend(f.errors);
-                    } else {
-                        let why = f
-                            .errors
-                            .first()
-                            .cloned()
-                            .or_else(|| f.missing.first().map(|m| format!("{m} not found")))
-                            .unwrap_or_default();
-                        self.warnings.push(format!(
-                            "{}: optional property left out ({why})",
-                            display_pointer(&instance_pointer(&sub_ptr))
-                        ));
-                    }
+                Err(f) if required => {
+                    failure.missing.extend(f.missing);
+                    failure.errors.extend(f.errors);
                 }
+                Err(f) => self.leave_out(&sub_ptr, f),
             }
         }
         if filled_here == 0 && failure.missing.is_empty() && failure.errors.is_empty() {
@@ -266,6 +226,33 @@ impl Mapper {
         } else {
             Err(failure)
         }
+    }
+
+    /// The first of (at most [`MAX_TRIES`]) found values that maps onto
+    /// `sub`, or the failure of the last one tried.
+    fn first_mapping(&mut self, found: Vec<&Value>, sub: &Shape) -> Result<Value, Failure> {
+        let mut last: Option<Failure> = None;
+        for cand in found.into_iter().take(MAX_TRIES) {
+            match self.map(cand, sub) {
+                Ok(v) => return Ok(v),
+                Err(f) => last = Some(f),
+            }
+        }
+        Err(last.unwrap_or_default())
+    }
+
+    /// Warns that the optional property at `sub_ptr` was left out, and why.
+    fn leave_out(&mut self, sub_ptr: &str, f: Failure) {
+        let why = f
+            .errors
+            .first()
+            .cloned()
+            .or_else(|| f.missing.first().map(|m| format!("{m} not found")))
+            .unwrap_or_default();
+        self.warnings.push(format!(
+            "{}: optional property left out ({why})",
+            display_pointer(&instance_pointer(sub_ptr))
+        ));
     }
 
     fn array(&mut self, v: &Value, shape: &Shape) -> Result<Value, Failure> {
@@ -464,6 +451,23 @@ pub(crate) fn instance_pointer(schema_pointer: &str) -> String {
         }
     }
     out
+}
+
+/// The properties an object schema asks for: its `properties` in order,
+/// then names listed in `required` without a schema of their own, which are
+/// taken as they are (`any`).
+fn schema_properties<'s>(shape: &'s Shape, any: &'s Shape) -> Vec<(&'s str, &'s Shape)> {
+    let mut props: Vec<(&str, &Shape)> = shape
+        .properties
+        .iter()
+        .map(|(n, s)| (n.as_str(), s))
+        .collect();
+    for r in &shape.required {
+        if !shape.properties.iter().any(|(n, _)| n == r) {
+            props.push((r.as_str(), any));
+        }
+    }
+    props
 }
 
 fn display_pointer(p: &str) -> String {

@@ -1,5 +1,5 @@
-//! Structured extraction to the caller's JSON Schema, fail-closed
-//! (agbrowse `extract --schema`, Tier 1: no LLM).
+//! Structured extraction to the caller's JSON Schema, fail-closed and
+//! without a language model (the CLI's `extract --schema`).
 //!
 //! [`extract_structured`] (or a reusable [`StructuredExtractor`]) looks at
 //! the page's structures in order — JSON-LD first (every block, `@graph`
@@ -26,10 +26,9 @@
 //! `minItems`, `maxItems`, `enum`, `additionalProperties` as a boolean, and
 //! annotations (`title`, `description`, `$schema`, …). Anything else
 //! (`pattern`, `$ref`, `oneOf`, `format`, …) is listed in
-//! [`StructuredOutcome::unsupported_keywords`] with its JSON pointer (what
-//! agbrowse calls `capability.unsupported`): it is not used for mapping, but
-//! the final validation still enforces it where `jsonschema` can, so a
-//! result never violates the schema. A schema whose root is not an object
+//! [`StructuredOutcome::unsupported_keywords`] with its JSON pointer: it is
+//! not used for mapping, but the final validation still enforces it where
+//! `jsonschema` can, so a result never violates the schema. A schema whose root is not an object
 //! or array, or that is malformed, gives `input_unreadable` with the reason.
 //!
 //! The fetch verdicts (`fetch_blocked`, `fetch_failed`) are set by the
@@ -334,7 +333,61 @@ impl StructuredExtractor {
         json_ld: &[Value],
         mut warnings: Vec<String>,
     ) -> StructuredOutcome {
-        let url_str = url.map(Url::as_str);
+        let candidates = self.capped_candidates(html, json_ld, &mut warnings);
+        let mut evaluated: Vec<Evaluated> = candidates
+            .into_iter()
+            .enumerate()
+            .map(|(order, c)| self.evaluate(c, order))
+            .collect();
+        let considered = evaluated.len();
+        evaluated.sort_by(best_first);
+        let reports: Vec<CandidateReport> = evaluated
+            .iter()
+            .take(MAX_CANDIDATE_REPORTS)
+            .map(|e| e.report.clone())
+            .collect();
+
+        let mut out = StructuredOutcome::empty(
+            ExtractVerdict::NoMappableStructure,
+            url.map(Url::as_str),
+            None,
+        );
+        out.unsupported_keywords = self.unsupported.clone();
+        out.candidates_considered = considered;
+        out.candidates = reports;
+        match evaluated.into_iter().next() {
+            Some(best) if best.data.is_some() => {
+                out.verdict = ExtractVerdict::Extracted;
+                out.source = Some(best.report.source);
+                out.data = best.data.unwrap_or(Value::Null);
+                warnings.extend(best.warnings);
+            }
+            Some(best) => {
+                out.missing = best.report.missing.clone();
+                out.reason = Some(closest_reason(&best.report));
+            }
+            None => {
+                out.missing = self.root_required();
+                out.reason = Some(if html.trim().is_empty() {
+                    "the page is empty".to_owned()
+                } else {
+                    "the page has no JSON-LD node or table that could hold the schema's data"
+                        .to_owned()
+                });
+            }
+        }
+        out.warnings = warnings;
+        out
+    }
+
+    /// The page's candidates, at most [`MAX_CANDIDATES`]; warns when the
+    /// page was cut (too deep, too many structures).
+    fn capped_candidates(
+        &self,
+        html: &str,
+        json_ld: &[Value],
+        warnings: &mut Vec<String>,
+    ) -> Vec<Candidate> {
         if matches!(nesting::cap_nesting(html), std::borrow::Cow::Owned(_)) {
             warnings.push(format!(
                 "the page nests elements deeper than {}; deeper tags were ignored",
@@ -349,69 +402,7 @@ impl StructuredExtractor {
             ));
             candidates.truncate(MAX_CANDIDATES);
         }
-        let mut evaluated: Vec<Evaluated> = candidates
-            .into_iter()
-            .enumerate()
-            .map(|(order, c)| self.evaluate(c, order))
-            .collect();
-        let considered = evaluated.len();
-
-        // Best first: accepted, named by the schema, most filled, the
-        // page's subject before site furniture, JSON-LD, page order.
-        evaluated.sort_by(|a, b| {
-            b.data
-                .is_some()
-                .cmp(&a.data.is_some())
-                .then(b.hinted.cmp(&a.hinted))
-                .then(b.report.filled.cmp(&a.report.filled))
-                .then(a.site_furniture.cmp(&b.site_furniture))
-                .then(source_rank(a.report.source).cmp(&source_rank(b.report.source)))
-                .then(a.report.missing.len().cmp(&b.report.missing.len()))
-                .then(a.order.cmp(&b.order))
-        });
-        let reports: Vec<CandidateReport> = evaluated
-            .iter()
-            .take(MAX_CANDIDATE_REPORTS)
-            .map(|e| e.report.clone())
-            .collect();
-
-        let mut out = StructuredOutcome::empty(ExtractVerdict::NoMappableStructure, url_str, None);
-        out.unsupported_keywords = self.unsupported.clone();
-        out.candidates_considered = considered;
-        out.candidates = reports;
-        match evaluated.into_iter().next() {
-            Some(best) if best.data.is_some() => {
-                out.verdict = ExtractVerdict::Extracted;
-                out.source = Some(best.report.source);
-                out.data = best.data.unwrap_or(Value::Null);
-                warnings.extend(best.warnings);
-            }
-            Some(best) => {
-                out.missing = best.report.missing.clone();
-                let mut why = format!(
-                    "no candidate satisfied the schema; the closest was {}",
-                    best.report.label
-                );
-                if !best.report.missing.is_empty() {
-                    why.push_str(&format!(", missing {}", best.report.missing.join(", ")));
-                }
-                if let Some(e) = best.report.errors.first() {
-                    why.push_str(&format!("; {e}"));
-                }
-                out.reason = Some(why);
-            }
-            None => {
-                out.missing = self.root_required();
-                out.reason = Some(if html.trim().is_empty() {
-                    "the page is empty".to_owned()
-                } else {
-                    "the page has no JSON-LD node or table that could hold the schema's data"
-                        .to_owned()
-                });
-            }
-        }
-        out.warnings = warnings;
-        out
+        candidates
     }
 
     fn root_required(&self) -> Vec<String> {
@@ -545,125 +536,188 @@ impl StructuredExtractor {
         Some(dropped)
     }
 
+    /// Every structure of the page that could hold the schema's data, in
+    /// page order within each kind: for an object schema the JSON-LD nodes,
+    /// lists wrapped as a list property, and single table records; for an
+    /// array schema the JSON-LD lists and whole tables.
     fn candidates(&self, html: &str, json_ld: &[Value]) -> Vec<Candidate> {
         let nodes = json_ld::typed_nodes(json_ld);
         let doc = Html::parse_document(&nesting::cap_nesting(html));
         let tables = tables::read_tables(&doc);
-        let hint = self.shape.hint.to_lowercase();
-        let hint_words: Vec<String> = names::words(&hint);
-        let hinted_type = |types: &[String]| {
-            types
-                .iter()
-                .any(|t| hint_words.iter().any(|w| *w == t.to_lowercase()))
-        };
-        let hinted_context = |ctx: &Option<String>| {
-            ctx.as_deref().is_some_and(|c| {
-                names::words(c)
-                    .iter()
-                    .any(|w| w.len() > 3 && hint_words.contains(w))
-            })
-        };
-        // A list is named by the schema when the schema's title or the
-        // wrapping property names its key or its nodes' type (`ingredients`
-        // ~ `recipeIngredient`, `products` ~ `Product`).
-        let names_list = |wanted_names: &[String], list: &json_ld::ArrayCandidate| {
-            wanted_names.contains(&names::normalize(&list.name))
-        };
-        let hint_names: Vec<String> = hint_words.iter().flat_map(|w| names::wanted(w)).collect();
-        let table_label = |t: &tables::Table, what: &str| match &t.context {
-            Some(c) => format!("table {} {what} (\"{}\")", t.number, short(c)),
-            None => format!("table {} {what}", t.number),
-        };
-
+        let hints = Hints::new(&self.shape.hint);
         let mut out = Vec::new();
         let kinds = self.shape.effective_kinds();
         let array_lists = json_ld::array_candidates(&nodes);
-
         if kinds.contains(&Kind::Object) {
-            for n in &nodes {
-                out.push(Candidate {
-                    source: StructureSource::JsonLd,
-                    label: format!("JSON-LD {}", n.label),
-                    value: n.value.clone(),
-                    fuzzy_keys: false,
-                    hinted: hinted_type(&n.types),
-                    site_furniture: n.types.iter().all(|t| SITE_TYPES.contains(&t.as_str())),
-                });
-            }
-            // A wrapper object around a list: {"plans": [...]}.
+            out.extend(node_candidates(&nodes, &hints));
             for (name, sub) in &self.shape.properties {
-                if !sub.allows(Kind::Array) {
-                    continue;
-                }
-                let wanted = names::wanted(name);
-                for list in &array_lists {
-                    out.push(Candidate {
-                        source: StructureSource::JsonLd,
-                        label: format!("JSON-LD {} as {name}", list.label),
-                        value: wrap(name, list.value.clone()),
-                        fuzzy_keys: false,
-                        hinted: names_list(&wanted, list) || names_list(&hint_names, list),
-                        site_furniture: false,
-                    });
-                }
-                for t in &tables {
-                    for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
-                        if let Some(list) = list {
-                            out.push(Candidate {
-                                source: StructureSource::Table,
-                                label: format!("{} as {name}", table_label(t, what)),
-                                value: wrap(name, Value::Array(list.clone())),
-                                fuzzy_keys: true,
-                                hinted: hinted_context(&t.context),
-                                site_furniture: false,
-                            });
-                        }
-                    }
+                if sub.allows(Kind::Array) {
+                    out.extend(wrapped_candidates(name, &array_lists, &tables, &hints));
                 }
             }
-            for t in &tables {
-                for (what, list) in [("row", &t.rows), ("column", &t.columns)] {
-                    for (i, record) in list.iter().flatten().enumerate() {
-                        out.push(Candidate {
-                            source: StructureSource::Table,
-                            label: table_label(t, &format!("{what} {}", i + 1)),
-                            value: record.clone(),
-                            fuzzy_keys: true,
-                            hinted: hinted_context(&t.context),
-                            site_furniture: false,
-                        });
-                    }
-                }
-            }
+            out.extend(record_candidates(&tables, &hints));
         }
         if kinds.contains(&Kind::Array) {
-            for list in &array_lists {
-                out.push(Candidate {
-                    source: StructureSource::JsonLd,
-                    label: format!("JSON-LD {}", list.label),
-                    value: list.value.clone(),
-                    fuzzy_keys: false,
-                    hinted: names_list(&hint_names, list),
-                    site_furniture: false,
-                });
-            }
-            for t in &tables {
-                for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
-                    if let Some(list) = list {
-                        out.push(Candidate {
-                            source: StructureSource::Table,
-                            label: table_label(t, what),
-                            value: Value::Array(list.clone()),
-                            fuzzy_keys: true,
-                            hinted: hinted_context(&t.context),
-                            site_furniture: false,
-                        });
-                    }
-                }
-            }
+            out.extend(list_candidates(&array_lists, &tables, &hints));
         }
         out
     }
+}
+
+/// What the schema's title and description say it is about, for marking
+/// the candidates it names.
+struct Hints {
+    /// The words of the hint, lowercased.
+    words: Vec<String>,
+    /// The property names those words stand for.
+    names: Vec<String>,
+}
+
+impl Hints {
+    fn new(hint: &str) -> Self {
+        let words = names::words(&hint.to_lowercase());
+        let names = words.iter().flat_map(|w| names::wanted(w)).collect();
+        Hints { words, names }
+    }
+
+    /// The hint names one of a node's types.
+    fn names_type(&self, types: &[String]) -> bool {
+        types
+            .iter()
+            .any(|t| self.words.iter().any(|w| *w == t.to_lowercase()))
+    }
+
+    /// The hint shares a word longer than three letters with a table's
+    /// context.
+    fn names_context(&self, ctx: &Option<String>) -> bool {
+        ctx.as_deref().is_some_and(|c| {
+            names::words(c)
+                .iter()
+                .any(|w| w.len() > 3 && self.words.contains(w))
+        })
+    }
+}
+
+/// A list is named by the schema when the schema's title or the wrapping
+/// property names its key or its nodes' type (`ingredients` ~
+/// `recipeIngredient`, `products` ~ `Product`).
+fn names_list(wanted_names: &[String], list: &json_ld::ArrayCandidate) -> bool {
+    wanted_names.contains(&names::normalize(&list.name))
+}
+
+/// `table 2 rows ("Pricing")`: the table's number, what of it, and its
+/// context when it has one.
+fn table_label(t: &tables::Table, what: &str) -> String {
+    match &t.context {
+        Some(c) => format!("table {} {what} (\"{}\")", t.number, short(c)),
+        None => format!("table {} {what}", t.number),
+    }
+}
+
+/// Each typed JSON-LD node as a record.
+fn node_candidates(nodes: &[json_ld::Node], hints: &Hints) -> Vec<Candidate> {
+    nodes
+        .iter()
+        .map(|n| Candidate {
+            source: StructureSource::JsonLd,
+            label: format!("JSON-LD {}", n.label),
+            value: n.value.clone(),
+            fuzzy_keys: false,
+            hinted: hints.names_type(&n.types),
+            site_furniture: n.types.iter().all(|t| SITE_TYPES.contains(&t.as_str())),
+        })
+        .collect()
+}
+
+/// Each JSON-LD list and each table's rows and columns wrapped as the list
+/// property `name`: a wrapper object around a list, `{"plans": [...]}`.
+fn wrapped_candidates(
+    name: &str,
+    array_lists: &[json_ld::ArrayCandidate],
+    tables: &[tables::Table],
+    hints: &Hints,
+) -> Vec<Candidate> {
+    let wanted = names::wanted(name);
+    let mut out = Vec::new();
+    for list in array_lists {
+        out.push(Candidate {
+            source: StructureSource::JsonLd,
+            label: format!("JSON-LD {} as {name}", list.label),
+            value: wrap(name, list.value.clone()),
+            fuzzy_keys: false,
+            hinted: names_list(&wanted, list) || names_list(&hints.names, list),
+            site_furniture: false,
+        });
+    }
+    for t in tables {
+        for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
+            if let Some(list) = list {
+                out.push(Candidate {
+                    source: StructureSource::Table,
+                    label: format!("{} as {name}", table_label(t, what)),
+                    value: wrap(name, Value::Array(list.clone())),
+                    fuzzy_keys: true,
+                    hinted: hints.names_context(&t.context),
+                    site_furniture: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Each row record and each column record of every table.
+fn record_candidates(tables: &[tables::Table], hints: &Hints) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for t in tables {
+        for (what, list) in [("row", &t.rows), ("column", &t.columns)] {
+            for (i, record) in list.iter().flatten().enumerate() {
+                out.push(Candidate {
+                    source: StructureSource::Table,
+                    label: table_label(t, &format!("{what} {}", i + 1)),
+                    value: record.clone(),
+                    fuzzy_keys: true,
+                    hinted: hints.names_context(&t.context),
+                    site_furniture: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Each JSON-LD list and each table's rows and columns as an array.
+fn list_candidates(
+    array_lists: &[json_ld::ArrayCandidate],
+    tables: &[tables::Table],
+    hints: &Hints,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for list in array_lists {
+        out.push(Candidate {
+            source: StructureSource::JsonLd,
+            label: format!("JSON-LD {}", list.label),
+            value: list.value.clone(),
+            fuzzy_keys: false,
+            hinted: names_list(&hints.names, list),
+            site_furniture: false,
+        });
+    }
+    for t in tables {
+        for (what, list) in [("rows", &t.rows), ("columns", &t.columns)] {
+            if let Some(list) = list {
+                out.push(Candidate {
+                    source: StructureSource::Table,
+                    label: table_label(t, what),
+                    value: Value::Array(list.clone()),
+                    fuzzy_keys: true,
+                    hinted: hints.names_context(&t.context),
+                    site_furniture: false,
+                });
+            }
+        }
+    }
+    out
 }
 
 fn wrap(name: &str, v: Value) -> Value {
@@ -679,6 +733,36 @@ fn short(s: &str) -> String {
     } else {
         t
     }
+}
+
+/// Best first: accepted, named by the schema, most filled, the page's
+/// subject before site furniture, JSON-LD, fewest missing, page order.
+fn best_first(a: &Evaluated, b: &Evaluated) -> std::cmp::Ordering {
+    b.data
+        .is_some()
+        .cmp(&a.data.is_some())
+        .then(b.hinted.cmp(&a.hinted))
+        .then(b.report.filled.cmp(&a.report.filled))
+        .then(a.site_furniture.cmp(&b.site_furniture))
+        .then(source_rank(a.report.source).cmp(&source_rank(b.report.source)))
+        .then(a.report.missing.len().cmp(&b.report.missing.len()))
+        .then(a.order.cmp(&b.order))
+}
+
+/// Why nothing was extracted, told by the closest candidate: its label,
+/// what it lacks and its first error.
+fn closest_reason(report: &CandidateReport) -> String {
+    let mut why = format!(
+        "no candidate satisfied the schema; the closest was {}",
+        report.label
+    );
+    if !report.missing.is_empty() {
+        why.push_str(&format!(", missing {}", report.missing.join(", ")));
+    }
+    if let Some(e) = report.errors.first() {
+        why.push_str(&format!("; {e}"));
+    }
+    why
 }
 
 fn source_rank(s: StructureSource) -> u8 {

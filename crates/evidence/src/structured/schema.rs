@@ -164,88 +164,7 @@ fn read_node(
     };
     for (key, v) in obj {
         let here = format!("{pointer}/{}", escape_pointer(key));
-        match key.as_str() {
-            "type" => shape.kinds = read_types(v, &here)?,
-            "properties" => {
-                let Value::Object(props) = v else {
-                    return Err(format!(
-                        "\"properties\" at {here} must be an object of schemas, found {}",
-                        json_kind(v)
-                    ));
-                };
-                for (name, sub) in props {
-                    let sub_ptr = format!("{here}/{}", escape_pointer(name));
-                    let s = read_node(sub, &sub_ptr, unsupported, depth + 1)?;
-                    shape.properties.push((name.clone(), s));
-                }
-            }
-            "required" => {
-                let Value::Array(names) = v else {
-                    return Err(format!(
-                        "\"required\" at {here} must be an array of property names, found {}",
-                        json_kind(v)
-                    ));
-                };
-                for n in names {
-                    match n {
-                        Value::String(s) => {
-                            if !shape.required.contains(s) {
-                                shape.required.push(s.clone());
-                            }
-                        }
-                        other => {
-                            return Err(format!(
-                                "\"required\" at {here} must list strings, found {}",
-                                json_kind(other)
-                            ));
-                        }
-                    }
-                }
-            }
-            "items" => match v {
-                Value::Object(_) | Value::Bool(true) => {
-                    shape.items = Some(Box::new(read_node(v, &here, unsupported, depth + 1)?));
-                }
-                _ => unsupported.push(UnsupportedKeyword::new(
-                    &here,
-                    key,
-                    "only a single items schema is supported (not the tuple form or false)",
-                )),
-            },
-            "minItems" => shape.min_items = Some(read_count(v, &here)?),
-            "maxItems" => shape.max_items = Some(read_count(v, &here)?),
-            "enum" => {
-                let Value::Array(values) = v else {
-                    return Err(format!(
-                        "\"enum\" at {here} must be an array, found {}",
-                        json_kind(v)
-                    ));
-                };
-                shape.enum_values = Some(values.clone());
-            }
-            "additionalProperties" => match v {
-                Value::Bool(_) => {}
-                _ => unsupported.push(UnsupportedKeyword::new(
-                    &here,
-                    key,
-                    "additionalProperties with a schema is not used for mapping (only true/false)",
-                )),
-            },
-            "title" | "description" => {
-                if let Value::String(s) = v {
-                    if !shape.hint.is_empty() {
-                        shape.hint.push(' ');
-                    }
-                    shape.hint.push_str(s);
-                }
-            }
-            k if ANNOTATIONS.contains(&k) => {}
-            _ => unsupported.push(UnsupportedKeyword::new(
-                &here,
-                key,
-                "not in the supported subset; not used for mapping (the final validation still applies it where it can)",
-            )),
-        }
+        read_keyword(&mut shape, key, v, &here, unsupported, depth)?;
     }
     if let (Some(min), Some(max)) = (shape.min_items, shape.max_items)
         && min > max
@@ -255,6 +174,115 @@ fn read_node(
         ));
     }
     Ok(shape)
+}
+
+/// Reads one keyword of a subschema (at pointer `here`) into `shape`;
+/// keywords outside the subset are reported in `unsupported`.
+fn read_keyword(
+    shape: &mut Shape,
+    key: &str,
+    v: &Value,
+    here: &str,
+    unsupported: &mut Vec<UnsupportedKeyword>,
+    depth: usize,
+) -> Result<(), String> {
+    match key {
+        "type" => shape.kinds = read_types(v, here)?,
+        "properties" => shape.properties = read_properties(v, here, unsupported, depth)?,
+        "required" => read_required(v, here, &mut shape.required)?,
+        "items" => match v {
+            Value::Object(_) | Value::Bool(true) => {
+                shape.items = Some(Box::new(read_node(v, here, unsupported, depth + 1)?));
+            }
+            _ => unsupported.push(UnsupportedKeyword::new(
+                here,
+                key,
+                "only a single items schema is supported (not the tuple form or false)",
+            )),
+        },
+        "minItems" => shape.min_items = Some(read_count(v, here)?),
+        "maxItems" => shape.max_items = Some(read_count(v, here)?),
+        "enum" => {
+            let Value::Array(values) = v else {
+                return Err(format!(
+                    "\"enum\" at {here} must be an array, found {}",
+                    json_kind(v)
+                ));
+            };
+            shape.enum_values = Some(values.clone());
+        }
+        "additionalProperties" => match v {
+            Value::Bool(_) => {}
+            _ => unsupported.push(UnsupportedKeyword::new(
+                here,
+                key,
+                "additionalProperties with a schema is not used for mapping (only true/false)",
+            )),
+        },
+        "title" | "description" => {
+            if let Value::String(s) = v {
+                if !shape.hint.is_empty() {
+                    shape.hint.push(' ');
+                }
+                shape.hint.push_str(s);
+            }
+        }
+        k if ANNOTATIONS.contains(&k) => {}
+        _ => unsupported.push(UnsupportedKeyword::new(
+            here,
+            key,
+            "not in the supported subset; not used for mapping (the final validation still applies it where it can)",
+        )),
+    }
+    Ok(())
+}
+
+/// The subschemas of `properties`, in the schema's order.
+fn read_properties(
+    v: &Value,
+    here: &str,
+    unsupported: &mut Vec<UnsupportedKeyword>,
+    depth: usize,
+) -> Result<Vec<(String, Shape)>, String> {
+    let Value::Object(props) = v else {
+        return Err(format!(
+            "\"properties\" at {here} must be an object of schemas, found {}",
+            json_kind(v)
+        ));
+    };
+    let mut out = Vec::new();
+    for (name, sub) in props {
+        let sub_ptr = format!("{here}/{}", escape_pointer(name));
+        let s = read_node(sub, &sub_ptr, unsupported, depth + 1)?;
+        out.push((name.clone(), s));
+    }
+    Ok(out)
+}
+
+/// Adds the names listed in `required` to `required`, each once.
+fn read_required(v: &Value, here: &str, required: &mut Vec<String>) -> Result<(), String> {
+    let Value::Array(names) = v else {
+        return Err(format!(
+            "\"required\" at {here} must be an array of property names, found {}",
+            json_kind(v)
+        ));
+    };
+    for n in names {
+        match n {
+            Value::String(s) => {
+                if !required.contains(s) {
+                    required.push(s.clone());
+                }
+            }
+            other => {
+                return Err(format!(
+                    "\"required\" at {here} must list strings, found {}",
+                    json_kind(other)
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn read_types(v: &Value, here: &str) -> Result<Vec<Kind>, String> {

@@ -107,9 +107,20 @@ struct Grid {
 
 /// The table's own rows (not those of nested tables), spans expanded.
 fn grid_of(table: NodeRef<'_, Node>) -> Grid {
+    let (raw_rows, caption) = raw_rows_of(table);
+    let (rows, thead_rows) = rectangular(expand_spans(raw_rows));
+    Grid {
+        rows,
+        thead_rows,
+        caption,
+    }
+}
+
+/// The table's rows as written and its caption, read by an iterative walk
+/// that does not enter nested tables (at most [`MAX_ROWS`] rows).
+fn raw_rows_of(table: NodeRef<'_, Node>) -> (Vec<RawRow>, Option<String>) {
     let mut raw_rows: Vec<RawRow> = Vec::new();
     let mut caption = None;
-    // Iterative walk that does not enter nested tables.
     let mut stack: Vec<(NodeRef<'_, Node>, bool)> =
         table.children().rev().map(|c| (c, false)).collect();
     while let Some((node, in_thead)) = stack.pop() {
@@ -128,27 +139,7 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
                 if raw_rows.len() >= MAX_ROWS {
                     break;
                 }
-                let mut cells = Vec::new();
-                for c in node.children() {
-                    let Some(cel) = ElementRef::wrap(c) else {
-                        continue;
-                    };
-                    let tag = cel.value().name();
-                    if tag != "td" && tag != "th" {
-                        continue;
-                    }
-                    let span = |attr: &str| {
-                        cel.value()
-                            .attr(attr)
-                            .and_then(|v| v.trim().parse::<usize>().ok())
-                            .unwrap_or(1)
-                            .clamp(1, MAX_SPAN)
-                    };
-                    let mut cell = cell_of(c);
-                    cell.header = tag == "th";
-                    cells.push((cell, span("colspan"), span("rowspan")));
-                }
-                raw_rows.push((in_thead, cells));
+                raw_rows.push((in_thead, row_cells(node)));
             }
             other => {
                 let thead = in_thead || other == "thead";
@@ -158,23 +149,54 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
             }
         }
     }
-    // Expand spans into a rectangular grid.
-    let mut rows: Vec<(bool, Vec<Option<Cell>>)> = Vec::new();
-    let mut pending: Vec<Option<(Cell, usize)>> = Vec::new(); // rowspan carry per column
+    (raw_rows, caption)
+}
+
+/// The `<td>` and `<th>` cells of one row, with their colspan and rowspan.
+fn row_cells(tr: NodeRef<'_, Node>) -> Vec<(Cell, usize, usize)> {
+    let mut cells = Vec::new();
+    for c in tr.children() {
+        let Some(cel) = ElementRef::wrap(c) else {
+            continue;
+        };
+        let tag = cel.value().name();
+        if tag != "td" && tag != "th" {
+            continue;
+        }
+        let span = |attr: &str| {
+            cel.value()
+                .attr(attr)
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(1)
+                .clamp(1, MAX_SPAN)
+        };
+        let mut cell = cell_of(c);
+        cell.header = tag == "th";
+        cells.push((cell, span("colspan"), span("rowspan")));
+    }
+    cells
+}
+
+/// A grid row under construction: whether it is in `<thead>`, and its
+/// cells (`None` where nothing reaches that column).
+type SpanRow = (bool, Vec<Option<Cell>>);
+
+/// Cells carried down by rowspan, per column: the cell and how many more
+/// rows it covers.
+type Carry = Vec<Option<(Cell, usize)>>;
+
+/// Expands colspan and rowspan into rows of one cell per column (at most
+/// [`MAX_COLUMNS`]); rows may still differ in width.
+fn expand_spans(raw_rows: Vec<RawRow>) -> Vec<SpanRow> {
+    let mut rows = Vec::new();
+    let mut pending: Carry = Vec::new();
     for (in_thead, cells) in raw_rows {
         let mut row: Vec<Option<Cell>> = Vec::new();
         let mut col = 0;
         let mut cells = cells.into_iter();
-        loop {
-            if col >= MAX_COLUMNS {
-                break;
-            }
-            if let Some(Some((cell, left))) = pending.get_mut(col) {
-                row.push(Some(cell.clone()));
-                *left -= 1;
-                if *left == 0 {
-                    pending[col] = None;
-                }
+        while col < MAX_COLUMNS {
+            if let Some(cell) = take_carried(&mut pending, col) {
+                row.push(Some(cell));
                 col += 1;
                 continue;
             }
@@ -197,19 +219,29 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
         }
         // Carried cells to the right of the last real cell.
         while col < pending.len() && col < MAX_COLUMNS {
-            if let Some((cell, left)) = pending[col].as_mut() {
-                row.push(Some(cell.clone()));
-                *left -= 1;
-                if *left == 0 {
-                    pending[col] = None;
-                }
-            } else {
-                row.push(None);
-            }
+            row.push(take_carried(&mut pending, col));
             col += 1;
         }
         rows.push((in_thead, row));
     }
+    rows
+}
+
+/// The cell a rowspan carries into `col` of this row, if any, counting the
+/// row off its span.
+fn take_carried(pending: &mut Carry, col: usize) -> Option<Cell> {
+    let (cell, left) = pending.get_mut(col)?.as_mut()?;
+    let cell = cell.clone();
+    *left -= 1;
+    if *left == 0 {
+        pending[col] = None;
+    }
+    Some(cell)
+}
+
+/// Pads the rows to one width and drops rows without text; returns them
+/// with the number of leading `<thead>` rows among those that remain.
+fn rectangular(rows: Vec<SpanRow>) -> (Vec<Vec<Cell>>, usize) {
     let width = rows.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
     // Rows without text are dropped first, so the header count below
     // indexes the rows that remain.
@@ -227,12 +259,7 @@ fn grid_of(table: NodeRef<'_, Node>) -> Grid {
         .filter(|(_, r)| r.iter().any(|c| !c.text.is_empty()))
         .collect();
     let thead_rows = rows.iter().take_while(|(in_thead, _)| *in_thead).count();
-    let rows = rows.into_iter().map(|(_, r)| r).collect();
-    Grid {
-        rows,
-        thead_rows,
-        caption,
-    }
+    (rows.into_iter().map(|(_, r)| r).collect(), thead_rows)
 }
 
 /// Index of the header row, if the table has one, and whether it is marked
@@ -335,92 +362,134 @@ fn column_records(grid: &Grid) -> Option<Vec<Value>> {
 
 /// The text of a cell and its list items.
 fn cell_of(node: NodeRef<'_, Node>) -> Cell {
-    let mut lines: Vec<String> = vec![String::new()];
-    let mut items: Vec<String> = Vec::new();
-    let mut item: Option<(usize, String)> = None; // (depth of the li, text)
-    let mut skip_depth: Option<usize> = None;
-    let mut depth = 0usize;
-    let mut chars = 0usize;
+    let mut reader = CellReader::default();
     for edge in node.traverse() {
         match edge {
-            Edge::Open(n) => {
-                depth += 1;
-                if skip_depth.is_some() {
-                    continue;
-                }
-                match n.value() {
-                    Node::Element(e) => {
-                        let name = e.name();
-                        if n != node && (skipped(e) || name == "table") {
-                            skip_depth = Some(depth);
-                            continue;
-                        }
-                        if matches!(
-                            name,
-                            "br" | "p" | "div" | "li" | "ul" | "ol" | "dt" | "dd" | "tr"
-                        ) && !lines.last().is_some_and(String::is_empty)
-                        {
-                            lines.push(String::new());
-                        }
-                        if name == "li" && item.is_none() {
-                            item = Some((depth, String::new()));
-                        }
-                    }
-                    Node::Text(t) if chars < MAX_CELL_CHARS => {
-                        chars += t.len();
-                        if let Some(last) = lines.last_mut() {
-                            last.push_str(t);
-                        }
-                        if let Some((_, s)) = item.as_mut() {
-                            s.push_str(t);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Edge::Close(n) => {
-                if skip_depth == Some(depth) {
-                    skip_depth = None;
-                } else if skip_depth.is_none()
-                    && let Node::Element(e) = n.value()
-                {
-                    if e.name() == "li"
-                        && let Some((d, _)) = &item
-                        && *d == depth
-                    {
-                        let (_, s) = item.take().unwrap_or_default();
-                        let s = collapse(&s);
-                        if !s.is_empty() {
-                            items.push(s);
-                        }
-                    }
-                    if matches!(e.name(), "p" | "div" | "li" | "dt" | "dd")
-                        && !lines.last().is_some_and(String::is_empty)
-                    {
-                        lines.push(String::new());
-                    }
-                }
-                depth -= 1;
-            }
+            Edge::Open(n) => reader.open(n, n != node),
+            Edge::Close(n) => reader.close(n),
         }
     }
-    let lines: Vec<String> = lines
-        .iter()
-        .map(|l| collapse(l))
-        .filter(|l| !l.is_empty())
-        .collect();
-    let text = if items.len() >= 2 {
-        items.join(", ")
-    } else {
-        lines.join(" ")
-    };
-    if items.len() < 2 && lines.len() >= 2 {
-        items = lines;
+    reader.finish()
+}
+
+/// The state of one walk over a cell's subtree.
+struct CellReader {
+    /// Lines of text, split at `<br>` and block elements.
+    lines: Vec<String>,
+    /// Finished list items.
+    items: Vec<String>,
+    /// The outermost open `<li>`: its depth and text so far.
+    item: Option<(usize, String)>,
+    /// Depth of the skipped element being walked through, if any.
+    skip_depth: Option<usize>,
+    depth: usize,
+    chars: usize,
+}
+
+impl Default for CellReader {
+    fn default() -> Self {
+        CellReader {
+            lines: vec![String::new()],
+            items: Vec::new(),
+            item: None,
+            skip_depth: None,
+            depth: 0,
+            chars: 0,
+        }
     }
-    Cell {
-        text,
-        items,
-        header: false,
+}
+
+impl CellReader {
+    /// Enters a node; `inner` is false for the cell element itself.
+    fn open(&mut self, n: NodeRef<'_, Node>, inner: bool) {
+        self.depth += 1;
+        if self.skip_depth.is_some() {
+            return;
+        }
+        match n.value() {
+            Node::Element(e) => {
+                let name = e.name();
+                if inner && (skipped(e) || name == "table") {
+                    self.skip_depth = Some(self.depth);
+                    return;
+                }
+                if matches!(
+                    name,
+                    "br" | "p" | "div" | "li" | "ul" | "ol" | "dt" | "dd" | "tr"
+                ) {
+                    self.break_line();
+                }
+                if name == "li" && self.item.is_none() {
+                    self.item = Some((self.depth, String::new()));
+                }
+            }
+            Node::Text(t) if self.chars < MAX_CELL_CHARS => {
+                self.chars += t.len();
+                if let Some(last) = self.lines.last_mut() {
+                    last.push_str(t);
+                }
+                if let Some((_, s)) = self.item.as_mut() {
+                    s.push_str(t);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Leaves a node: ends a skipped element, a list item or a block.
+    fn close(&mut self, n: NodeRef<'_, Node>) {
+        if self.skip_depth == Some(self.depth) {
+            self.skip_depth = None;
+        } else if self.skip_depth.is_none()
+            && let Node::Element(e) = n.value()
+        {
+            if e.name() == "li"
+                && let Some((d, _)) = &self.item
+                && *d == self.depth
+            {
+                let (_, s) = self.item.take().unwrap_or_default();
+                let s = collapse(&s);
+                if !s.is_empty() {
+                    self.items.push(s);
+                }
+            }
+            if matches!(e.name(), "p" | "div" | "li" | "dt" | "dd") {
+                self.break_line();
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// Starts a new line unless the current one is still empty.
+    fn break_line(&mut self) {
+        if !self.lines.last().is_some_and(String::is_empty) {
+            self.lines.push(String::new());
+        }
+    }
+
+    /// The cell: items joined when it holds two or more, otherwise its
+    /// lines (which become the items when there are several).
+    fn finish(self) -> Cell {
+        let mut items = self.items;
+        let lines: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| collapse(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let text = if items.len() >= 2 {
+            items.join(", ")
+        } else {
+            lines.join(" ")
+        };
+        if items.len() < 2 && lines.len() >= 2 {
+            items = lines;
+        }
+        Cell {
+            text,
+            items,
+            header: false,
+        }
     }
 }
 
