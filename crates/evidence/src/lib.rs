@@ -10,7 +10,7 @@
 //!   Wikipedia, arXiv, HN, Reddit, npm, PyPI, crates.io), plain HTTP behind
 //!   the URL guard (manual redirects, 1 MiB cap, charset), then a browser
 //!   when the page needs one; `ferret.fetch.v1` ([`fetch::FetchedPage`]).
-//! - [`verify`]: agbrowse's verdicts and score (`strong_ok` … `error`) and
+//! - [`verify`]: the page verdicts and score (`strong_ok` … `error`) and
 //!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
 //! - [`ledger`]: the constraint ledger — each fetched page judged
 //!   supports / refutes / unrelated per constraint (facts co-located in a
@@ -36,7 +36,7 @@
 //! - [`gaps`]: the gap ledger before synthesis — 缺反证, 无直接对比,
 //!   单一来源, 证据过时 (freshness by topic), 范围外推 (`ferret.gaps.v1`).
 //! - [`evidence_dedup`]: same-source reprints merged (canonical URL, text
-//!   SimHash, title shingles, text containment) with `[同源合并]`, nothing
+//!   SimHash, title shingles, text containment) with `[same source merged]`, nothing
 //!   lost.
 //! - [`scorer`]: the [`scorer::EvidenceScorer`] trait and its default,
 //!   the weighted Selection × Absorption ([`scorer::SelectionAbsorption`]),

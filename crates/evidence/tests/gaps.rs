@@ -188,7 +188,7 @@ fn evidence_older_than_the_topic_limit_is_stale_with_age_tags() {
     let stale: Vec<_> = ledger.of_kind(GapKind::StaleEvidence).collect();
     assert_eq!(stale.len(), 1);
     assert_eq!(stale[0].evidence_ids, vec!["e1"]);
-    assert_eq!(stale[0].tags, vec!["[时效: 2年前]", STALE_TAG]);
+    assert_eq!(stale[0].tags, vec!["[age: 2 years]", STALE_TAG]);
     let GapDetail::StaleEvidence {
         max_age_months,
         age_days,
@@ -243,7 +243,7 @@ fn a_given_topic_overrides_the_classifier() {
         .of_kind(GapKind::StaleEvidence)
         .next()
         .expect("stale");
-    assert_eq!(gap.tags[0], "[时效: 5个月前]");
+    assert_eq!(gap.tags[0], "[age: 5 months]");
 }
 
 #[test]
@@ -280,11 +280,11 @@ fn topics_follow_the_freshness_by_domain_table() {
 
 #[test]
 fn age_tags_count_whole_years_then_whole_months() {
-    assert_eq!(age_tag(800), "[时效: 2年前]");
-    assert_eq!(age_tag(365), "[时效: 11个月前]");
-    assert_eq!(age_tag(366), "[时效: 1年前]");
-    assert_eq!(age_tag(100), "[时效: 3个月前]");
-    assert_eq!(age_tag(3), "[时效: 1个月前]");
+    assert_eq!(age_tag(800), "[age: 2 years]");
+    assert_eq!(age_tag(365), "[age: 11 months]");
+    assert_eq!(age_tag(366), "[age: 1 year]");
+    assert_eq!(age_tag(100), "[age: 3 months]");
+    assert_eq!(age_tag(3), "[age: 1 month]");
 }
 
 #[test]

@@ -121,7 +121,7 @@ async fn constraints_supported_by_fetched_pages_are_sufficient() {
     assert!(c2.evidence[0].quote.text.contains("cooled below 40 kelvin"));
     assert_quotes_verbatim(&report);
 
-    // Candidates carry agbrowse's fields.
+    // Candidates carry rank, URL, verdict and score fields.
     let first = &report.enrichment.candidates[0];
     assert_eq!(first.rank, 1);
     assert_eq!(first.url, mirror);

@@ -1,4 +1,4 @@
-//! agbrowse's verdicts and score, branch by branch and threshold by
+//! The page verdicts and score, branch by branch and threshold by
 //! threshold, and `Fetcher::verify` (`ferret.verify.v1`) against a local
 //! server.
 
@@ -54,7 +54,7 @@ fn rich<'a>(text: &'a str) -> VerifyInput<'a> {
 }
 
 #[test]
-fn score_is_the_sum_of_agbrowse_parts() {
+fn score_is_the_sum_of_its_parts() {
     let text = text_of(4000, "");
     let a = assess(&rich(&text));
     assert_eq!(a.score.length, 45, "min(45, 4000/80=50)");
@@ -103,7 +103,7 @@ fn density_is_text_chars_over_raw_document_chars() {
 }
 
 #[test]
-fn source_trust_table_is_agbrowses() {
+fn source_trust_table_is_the_documented_one() {
     let expected = [
         (Source::PublicEndpoint, 20),
         (Source::NetworkApi, 16),

@@ -113,7 +113,7 @@ fn no_domain_is_listed_in_two_tiers() {
 }
 
 #[test]
-fn the_table_matches_search_layers_json() {
+fn the_table_matches_the_reference_authority_json() {
     let Some(shared) = shared_dir() else { return };
     let path = shared.join("seed-data/search-layer/authority-domains.json");
     let json: serde_json::Value =

@@ -1,6 +1,6 @@
 //! Evidence dedup: reprints of one source — syndicated copies, mirrors,
 //! the same page under another URL — are merged into one item, which keeps
-//! the best source and lists every merged copy with `[同源合并]`. Nothing is
+//! the best source and lists every merged copy with `[same source merged]`. Nothing is
 //! lost: a merged copy is kept whole (id, URL, title, text, date) inside the
 //! item that absorbed it.
 //!
@@ -70,7 +70,7 @@ pub use signals::{containment, jaccard, shingles, text_simhash, title_jaccard, t
 pub const DEDUP_SCHEMA: &str = "ferret.evidence-dedup.v1";
 
 /// The flag on an item that absorbed reprints.
-pub const SAME_SOURCE_FLAG: &str = "[同源合并]";
+pub const SAME_SOURCE_FLAG: &str = "[same source merged]";
 
 /// Words per shingle for title Jaccard.
 pub const TITLE_SHINGLE: usize = 4;

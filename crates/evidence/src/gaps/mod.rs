@@ -17,10 +17,10 @@
 //!
 //! | kind | label | when |
 //! |---|---|---|
-//! | `missing_counter_evidence` | 缺反证 | no item from a counter-evidence (disconfirm) query is about the subject; tagged `[未找到反证]` |
+//! | `missing_counter_evidence` | 缺反证 | no item from a counter-evidence (disconfirm) query is about the subject; tagged `[no counter-evidence found]` |
 //! | `no_direct_comparison` | 无直接对比 | the question compares sides (given, or found by [`ferret_core::plan::comparison::sides`]) and no item mentions every side |
 //! | `single_source` | 单一来源 | every item about the subject comes from one registrable domain |
-//! | `stale_evidence` | 证据过时 | an item is older than the topic's limit ([`Topic`]); tagged `[时效: N年前]` (or `N个月前`) and `[证据过时]` |
+//! | `stale_evidence` | 证据过时 | an item is older than the topic's limit ([`Topic`]); tagged `[age: N years]` (or `N months`) and `[stale evidence]` |
 //! | `out_of_scope_extrapolation` | 范围外推 | less than [`GapOptions::scope_min_coverage`] (default 75 %) of the subject's terms occur in any fetched text; the missing terms are listed |
 //! | `no_evidence` | 无证据 | no item is about the subject at all (then the subject's other gaps are not listed: they would all say the same) |
 //!
@@ -60,10 +60,10 @@ pub use topic::{
 pub const GAPS_SCHEMA: &str = "ferret.gaps.v1";
 
 /// The tag of a subject without counter-evidence.
-pub const NO_COUNTER_EVIDENCE_TAG: &str = "[未找到反证]";
+pub const NO_COUNTER_EVIDENCE_TAG: &str = "[no counter-evidence found]";
 
 /// The tag of stale evidence.
-pub const STALE_TAG: &str = "[证据过时]";
+pub const STALE_TAG: &str = "[stale evidence]";
 
 /// The subject id used when no subjects are given.
 pub const QUESTION_SUBJECT_ID: &str = "question";
@@ -199,7 +199,7 @@ pub struct Gap {
     pub subject_ids: Vec<String>,
     /// The evidence items concerned.
     pub evidence_ids: Vec<String>,
-    /// Tags for the answer (`[未找到反证]`, `[时效: 2年前]`, `[证据过时]`).
+    /// Tags for the answer (`[no counter-evidence found]`, `[age: 2 years]`, `[stale evidence]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }

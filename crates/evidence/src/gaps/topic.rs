@@ -401,14 +401,23 @@ pub fn classify_topic(question: &str) -> TopicChoice {
     }
 }
 
-/// The age tag: `[时效: N年前]` for a year or more (whole years), otherwise
-/// `[时效: N个月前]` (whole months, at least 1).
+/// The age tag: `[age: N years]` for a year or more (whole years),
+/// otherwise `[age: N months]` (whole months, at least 1).
 pub fn age_tag(age_days: i64) -> String {
     let years = age_days * 100 / 36525;
     if years >= 1 {
-        format!("[时效: {years}年前]")
+        format!("[age: {years} {}]", plural(years, "year"))
     } else {
         let months = (age_days * 1200 / 36525).max(1);
-        format!("[时效: {months}个月前]")
+        format!("[age: {months} {}]", plural(months, "month"))
+    }
+}
+
+/// `unit`, with an `s` unless `n` is 1.
+fn plural(n: i64, unit: &str) -> String {
+    if n == 1 {
+        unit.to_string()
+    } else {
+        format!("{unit}s")
     }
 }
