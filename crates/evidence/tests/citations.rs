@@ -295,10 +295,10 @@ fn a_quote_cap_over_80_characters_is_refused() {
     assert!(
         matches!(
             err,
-            BindError::Option {
+            BindError::Option(ferret_evidence::option_error::OptionError {
                 name: "max_quote_chars",
                 ..
-            }
+            })
         ),
         "{err}"
     );

@@ -419,10 +419,10 @@ fn out_of_range_options_are_refused() {
     assert!(
         matches!(
             err,
-            DedupError::Option {
+            DedupError::Option(ferret_evidence::option_error::OptionError {
                 name: "title_jaccard",
                 ..
-            }
+            })
         ),
         "{err}"
     );

@@ -386,10 +386,10 @@ fn out_of_range_options_are_refused() {
     assert!(
         matches!(
             err,
-            GapError::Option {
+            GapError::Option(ferret_evidence::option_error::OptionError {
                 name: "scope_min_coverage",
                 ..
-            }
+            })
         ),
         "{err}"
     );

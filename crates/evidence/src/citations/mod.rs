@@ -42,6 +42,7 @@
 //! [`check_speculation_cap`] enforces that at most 30 % of conclusions are
 //! `[推测]`.
 
+use crate::option_error::OptionError;
 use ferret_core::Provenance;
 use std::cmp::Ordering;
 
@@ -145,15 +146,8 @@ pub enum BindError {
     #[error("claim id {0:?} is used twice; give every claim its own id")]
     DuplicateClaim(String),
     /// An option is out of range.
-    #[error("citation option {name} = {value} is out of range ({expected})")]
-    Option {
-        /// The option.
-        name: &'static str,
-        /// Its value.
-        value: String,
-        /// What is accepted.
-        expected: &'static str,
-    },
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 /// How many of the pages were fetched.
@@ -291,18 +285,22 @@ struct Candidate<'a> {
 
 fn validate(options: &CitationOptions) -> Result<(), BindError> {
     if !(10..=MAX_QUOTE_CHARS).contains(&options.max_quote_chars) {
-        return Err(BindError::Option {
-            name: "max_quote_chars",
-            value: options.max_quote_chars.to_string(),
-            expected: "10 to 80",
-        });
+        return Err(OptionError::new(
+            "citation",
+            "max_quote_chars",
+            options.max_quote_chars,
+            "10 to 80",
+        )
+        .into());
     }
     if !(0.0..=1.0).contains(&options.min_term_coverage) {
-        return Err(BindError::Option {
-            name: "min_term_coverage",
-            value: options.min_term_coverage.to_string(),
-            expected: "0 to 1",
-        });
+        return Err(OptionError::new(
+            "citation",
+            "min_term_coverage",
+            options.min_term_coverage,
+            "0 to 1",
+        )
+        .into());
     }
     Ok(())
 }

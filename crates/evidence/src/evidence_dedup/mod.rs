@@ -54,6 +54,7 @@
 //! characters of its sentences that do not occur in the kept item's text
 //! (what a reader would miss by reading only the kept copy).
 
+use crate::option_error::OptionError;
 use std::collections::HashSet;
 
 use ferret_core::near_dup::Fingerprint;
@@ -204,15 +205,8 @@ pub enum DedupError {
     #[error(transparent)]
     Items(#[from] EvidenceItemError),
     /// An option is out of range.
-    #[error("dedup option {name} = {value} is out of range ({expected})")]
-    Option {
-        /// The option.
-        name: &'static str,
-        /// Its value.
-        value: String,
-        /// What is accepted.
-        expected: &'static str,
-    },
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 /// Size of the bottom-k sample of a text's shingles used to skip exact
@@ -300,29 +294,25 @@ fn validate(o: &DedupOptions) -> Result<(), DedupError> {
         if (0.0..=1.0).contains(&v) {
             Ok(())
         } else {
-            Err(DedupError::Option {
-                name,
-                value: v.to_string(),
-                expected: "0 to 1",
-            })
+            Err(OptionError::new("dedup", name, v, "0 to 1"))
         }
     };
     unit("title_jaccard", o.title_jaccard)?;
     unit("title_text_containment", o.title_text_containment)?;
     unit("same_site_title_similarity", o.same_site_title_similarity)?;
     if o.text_containment.is_nan() || o.text_containment < 0.0 {
-        return Err(DedupError::Option {
-            name: "text_containment",
-            value: o.text_containment.to_string(),
-            expected: "0 or more (1.0 or more turns the rule off)",
-        });
+        return Err(OptionError::new(
+            "dedup",
+            "text_containment",
+            o.text_containment,
+            "0 or more (1.0 or more turns the rule off)",
+        )
+        .into());
     }
     if o.simhash_threshold > 64 {
-        return Err(DedupError::Option {
-            name: "simhash_threshold",
-            value: o.simhash_threshold.to_string(),
-            expected: "0 to 64",
-        });
+        return Err(
+            OptionError::new("dedup", "simhash_threshold", o.simhash_threshold, "0 to 64").into(),
+        );
     }
     Ok(())
 }

@@ -39,6 +39,7 @@
 //! missing counter-evidence, out-of-scope), then the comparison gap, then
 //! stale items in item order; ids are `g1`, `g2`, ….
 
+use crate::option_error::OptionError;
 use std::collections::{BTreeSet, HashSet};
 
 use chrono::{DateTime, Utc};
@@ -299,13 +300,8 @@ pub enum GapError {
     #[error("subject id {0:?} is used twice; give every claim or sub-question its own id")]
     DuplicateSubject(String),
     /// An option is out of range.
-    #[error("gap option {name} = {value} is out of range (0 to 1)")]
-    Option {
-        /// The option.
-        name: &'static str,
-        /// Its value.
-        value: f64,
-    },
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 /// A gap check over one question's evidence; [`GapCheck::run`] builds the
@@ -361,7 +357,7 @@ impl<'a> GapCheck<'a> {
             ("scope_min_coverage", self.options.scope_min_coverage),
         ] {
             if !(0.0..=1.0).contains(&value) {
-                return Err(GapError::Option { name, value });
+                return Err(OptionError::new("gap", name, value, "0 to 1").into());
             }
         }
         check_ids(self.items)?;

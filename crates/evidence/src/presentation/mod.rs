@@ -54,6 +54,7 @@
 //! ([`Presentation::to_markdown`]), already grouped by theme and with
 //! conflicts stated.
 
+use crate::option_error::OptionError;
 use ferret_core::{SearchResponse, SearchResult};
 use serde::{Deserialize, Serialize};
 
@@ -115,18 +116,6 @@ impl Default for PresentOptions {
             max_clustered: 200,
         }
     }
-}
-
-/// The options do not make sense.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("presentation option {name} = {value} is out of range ({expected})")]
-pub struct PresentError {
-    /// The option.
-    pub name: &'static str,
-    /// Its value.
-    pub value: String,
-    /// What is accepted.
-    pub expected: &'static str,
 }
 
 /// One result as shown.
@@ -275,12 +264,9 @@ impl Presentation {
     }
 }
 
-fn validate(o: &PresentOptions) -> Result<(), PresentError> {
-    let err = |name, value: String, expected| PresentError {
-        name,
-        value,
-        expected,
-    };
+fn validate(o: &PresentOptions) -> Result<(), OptionError> {
+    let err =
+        |name, value: String, expected| OptionError::new("presentation", name, value, expected);
     if o.themes_max < o.list_max {
         return Err(err(
             "themes_max",
@@ -331,7 +317,7 @@ fn cut_snippet(text: &str, max: usize) -> String {
 pub fn present(
     response: &SearchResponse,
     options: &PresentOptions,
-) -> Result<Presentation, PresentError> {
+) -> Result<Presentation, OptionError> {
     present_results(&response.query, &response.results, options)
 }
 
@@ -340,7 +326,7 @@ pub fn present_results(
     query: &str,
     results: &[SearchResult],
     options: &PresentOptions,
-) -> Result<Presentation, PresentError> {
+) -> Result<Presentation, OptionError> {
     validate(options)?;
     let total = results.len();
     let layout = if total <= options.list_max {
