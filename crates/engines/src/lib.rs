@@ -39,3 +39,17 @@ pub mod rows;
 pub mod searxng;
 pub mod tavily;
 pub mod wikipedia;
+
+pub use bing::BingEngine;
+pub use brave::BraveEngine;
+pub use cache::MemoryCache;
+pub use duckduckgo::DuckDuckGoEngine;
+pub use exa::ExaEngine;
+pub use github::GithubEngine;
+pub use http::HttpClient;
+pub use llm::{ChatClient, GrokEngine};
+pub use replay::ReplayEngine;
+pub use rows::RowsEngine;
+pub use searxng::SearxngEngine;
+pub use tavily::TavilyEngine;
+pub use wikipedia::WikipediaEngine;

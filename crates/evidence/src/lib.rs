@@ -67,3 +67,12 @@ pub mod safety;
 pub mod scorer;
 pub mod structured;
 pub mod verify;
+
+pub use evidence_item::EvidenceItem;
+pub use extract::{ExtractOptions, Extracted, extract};
+pub use fetch::{FetchError, FetchOptions, FetchedPage, Fetcher};
+pub use ledger::Ledger;
+pub use option_error::OptionError;
+pub use presentation::Presentation;
+pub use research::{Research, ResearchOptions, ResearchReport};
+pub use verify::{Verdict, VerifyReport};
