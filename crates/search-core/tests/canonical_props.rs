@@ -609,3 +609,96 @@ proptest! {
         }
     }
 }
+
+// ----------------------------------------------------------- rule examples
+
+#[test]
+fn variants_of_one_page_share_a_key() {
+    let key = canon("https://example.com/a/b");
+    for v in [
+        "http://example.com/a/b",
+        "https://www.example.com/a/b/",
+        "https://EXAMPLE.com:443/a/b#section",
+        "http://example.com:80/a/b?utm_source=x&utm_medium=y",
+        "https://example.com/a/b?fbclid=1&gclid=2&spm=3&ref_src=twsrc",
+    ] {
+        assert_eq!(canon(v), key, "{v}");
+    }
+}
+
+#[test]
+fn path_and_query_case_are_preserved_and_query_sorted() {
+    assert_eq!(
+        canon("https://Example.com/Path/File?b=2&A=1"),
+        "https://example.com/Path/File?A=1&b=2"
+    );
+}
+
+#[test]
+fn root_has_no_trailing_slash() {
+    assert_eq!(canon("https://example.com/"), "https://example.com");
+    assert_eq!(canon("https://example.com"), "https://example.com");
+}
+
+#[test]
+fn www_stripping_can_be_turned_off() {
+    let opts = CanonicalOptions { strip_www: false };
+    assert_eq!(
+        canonical_url("https://www.example.com/x", opts).unwrap(),
+        "https://www.example.com/x"
+    );
+}
+
+#[test]
+fn idn_hosts_become_punycode() {
+    assert_eq!(
+        canon("https://bücher.example/"),
+        "https://xn--bcher-kva.example"
+    );
+}
+
+#[test]
+fn non_default_ports_are_kept() {
+    assert_eq!(
+        canon("http://example.com:8080/x"),
+        "https://example.com:8080/x"
+    );
+}
+
+#[test]
+fn redirect_wrappers_are_unwrapped() {
+    assert_eq!(
+        canon("https://www.google.com/url?q=https://target.example/page&sa=U"),
+        "https://target.example/page"
+    );
+    assert_eq!(
+        canon("//duckduckgo.com/l/?uddg=https%3A%2F%2Ftarget.example%2Fp%3Fx%3D1&rut=abc"),
+        "https://target.example/p?x=1"
+    );
+    // base64url("https://target.example/b") = aHR0cHM6Ly90YXJnZXQuZXhhbXBsZS9i
+    assert_eq!(
+        canon("https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly90YXJnZXQuZXhhbXBsZS9i&ntb=1"),
+        "https://target.example/b"
+    );
+}
+
+#[test]
+fn non_http_and_garbage_are_errors() {
+    assert!(matches!(
+        canonical_url("ftp://x.example/", CanonicalOptions::default()),
+        Err(CanonicalError::NotHttp(_))
+    ));
+    assert!(canonical_url("not a url", CanonicalOptions::default()).is_err());
+}
+
+#[test]
+fn canonical_is_idempotent_on_examples() {
+    for s in [
+        "https://www.example.com/a/?utm_source=x&z=1&a=2#f",
+        "http://bücher.example:8080/Ä?q=%20x",
+        "https://example.com/?",
+    ] {
+        let once = canon(s);
+        assert_eq!(canon(&once), once, "{s}");
+    }
+}
