@@ -247,7 +247,11 @@ impl<'a> Builder<'a> {
 
     /// The fingerprint (with near-duplicate clustering on; the query terms
     /// are found among the tokens it reads) and the keyword score.
-    fn fingerprint_and_keywords(&mut self, title: &str, snippet: &str) -> (Fingerprint, (f64, u32)) {
+    fn fingerprint_and_keywords(
+        &mut self,
+        title: &str,
+        snippet: &str,
+    ) -> (Fingerprint, (f64, u32)) {
         self.found.iter_mut().for_each(|f| *f = false);
         let (terms, found) = (&self.terms, &mut self.found);
         let fingerprint = if self.options.near_dup.is_some() {
@@ -258,7 +262,10 @@ impl<'a> Builder<'a> {
             terms.find(&mut self.tokenizer, snippet, found);
             Fingerprint::default()
         };
-        (fingerprint, self.terms.score(&mut self.found, [title, snippet]))
+        (
+            fingerprint,
+            self.terms.score(&mut self.found, [title, snippet]),
+        )
     }
 }
 

@@ -192,7 +192,11 @@ fn compare_refs(calls: &[EngineCall], infos: &[CallInfo], a: &HitRef, b: &HitRef
     );
     a.rank
         .cmp(&b.rank)
-        .then_with(|| infos[a.call as usize].pair.cmp(&infos[b.call as usize].pair))
+        .then_with(|| {
+            infos[a.call as usize]
+                .pair
+                .cmp(&infos[b.call as usize].pair)
+        })
         .then_with(|| ha.url.cmp(&hb.url))
         .then_with(|| ha.title.cmp(&hb.title))
         .then_with(|| ha.snippet.cmp(&hb.snippet))

@@ -68,8 +68,13 @@ impl MergeKeys {
             }
         }
         unresolvable.sort_by(|a, b| {
-            (&a.engine, &a.sub_query, a.rank, a.index, &a.url)
-                .cmp(&(&b.engine, &b.sub_query, b.rank, b.index, &b.url))
+            (&a.engine, &a.sub_query, a.rank, a.index, &a.url).cmp(&(
+                &b.engine,
+                &b.sub_query,
+                b.rank,
+                b.index,
+                &b.url,
+            ))
         });
         (keys, unresolvable)
     }

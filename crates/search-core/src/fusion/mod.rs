@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 use crate::authority::AuthorityRule;
 use crate::canonical::CanonicalOptions;
 use crate::freshness::FreshnessBasis;
-use crate::near_dup::NearDupOptions;
+use crate::near_dup::{MAX_THRESHOLD, NearDupOptions};
 use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
 use crate::result::SearchResult;
@@ -287,22 +287,15 @@ fn check_options(o: &FusionOptions, warnings: &mut Vec<String>) -> Checked {
         DEFAULT_RANK_SHARE
     };
     let w = [o.weights.keyword, o.weights.freshness, o.weights.authority];
+    let d = DEFAULT_WEIGHTS;
     let weights = if w.iter().all(|x| x.is_finite() && *x >= 0.0) && w.iter().sum::<f64>() > 0.0 {
         w
     } else {
+        let defaults = [d.keyword, d.freshness, d.authority];
         warnings.push(format!(
-            "intent weights must be non-negative with a positive sum, not {w:?}; used {:?}",
-            [
-                DEFAULT_WEIGHTS.keyword,
-                DEFAULT_WEIGHTS.freshness,
-                DEFAULT_WEIGHTS.authority
-            ]
+            "intent weights must be non-negative with a positive sum, not {w:?}; used {defaults:?}"
         ));
-        [
-            DEFAULT_WEIGHTS.keyword,
-            DEFAULT_WEIGHTS.freshness,
-            DEFAULT_WEIGHTS.authority,
-        ]
+        defaults
     };
     for (engine, weight) in &o.engine_weights.overrides {
         if !(weight.is_finite() && *weight >= 0.0) {
@@ -312,14 +305,12 @@ fn check_options(o: &FusionOptions, warnings: &mut Vec<String>) -> Checked {
         }
     }
     let near_dup = o.near_dup.map(|mut nd| {
-        if nd.threshold > crate::near_dup::MAX_THRESHOLD {
+        if nd.threshold > MAX_THRESHOLD {
             warnings.push(format!(
-                "near-duplicate threshold {} is above the supported {}; used {}",
-                nd.threshold,
-                crate::near_dup::MAX_THRESHOLD,
-                crate::near_dup::MAX_THRESHOLD
+                "near-duplicate threshold {} is above the supported {MAX_THRESHOLD}; used {MAX_THRESHOLD}",
+                nd.threshold
             ));
-            nd.threshold = crate::near_dup::MAX_THRESHOLD;
+            nd.threshold = MAX_THRESHOLD;
         }
         nd
     });
@@ -353,7 +344,13 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     let results = cluster::cluster(results, &fingerprints, checked.near_dup.as_ref());
 
     let near_duplicates = merged - results.len();
-    tracing::debug!(input_hits, merged, near_duplicates, unresolvable = unresolvable.len(), "fused");
+    tracing::debug!(
+        input_hits,
+        merged,
+        near_duplicates,
+        unresolvable = unresolvable.len(),
+        "fused"
+    );
     Fused {
         results,
         unresolvable,

@@ -227,15 +227,6 @@ mod tests {
     }
 
     #[test]
-    fn repeated_features_count_once() {
-        // One short-title feature, and the shingles abc, bca, cab said
-        // again and again.
-        let fp = Fingerprint::of("x", "a b c a b c a b c a b c");
-        assert_eq!(fp.features, 4);
-        assert_eq!(fp.chars, 24);
-    }
-
-    #[test]
     fn shingle_features_set_each_bit_about_half_the_time() {
         // 20,000 shingles of words from a 1,000-word vocabulary, made as
         // `Shingles::push` makes them: a biased bit would pull unrelated
@@ -257,41 +248,5 @@ mod tests {
             // Six standard deviations (0.0035 each) either way.
             assert!((0.48..=0.52).contains(&share), "bit {bit} set in {share}");
         }
-    }
-
-    #[test]
-    fn unrelated_texts_are_far_apart() {
-        // 200 texts of 8 + 30 words drawn from 500 words share words but
-        // say nothing alike: their SimHashes differ in about half the bits
-        // and no two come near the clustering threshold.
-        let vocabulary: Vec<String> = (0..500).map(|i| format!("word{i}")).collect();
-        let mut state = 11;
-        let mut text = |n: usize| {
-            (0..n)
-                .map(|_| vocabulary[xorshift(&mut state) as usize % vocabulary.len()].as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let fps: Vec<Fingerprint> = (0..200)
-            .map(|_| {
-                let (title, snippet) = (text(8), text(30));
-                Fingerprint::of(&title, &snippet)
-            })
-            .collect();
-        let (mut sum, mut pairs, mut closest) = (0u64, 0u64, 64);
-        for (i, a) in fps.iter().enumerate() {
-            for b in &fps[i + 1..] {
-                let d = a.distance(b);
-                sum += u64::from(d);
-                pairs += 1;
-                closest = closest.min(d);
-            }
-        }
-        let mean = sum as f64 / pairs as f64;
-        assert!((30.0..=34.0).contains(&mean), "mean distance {mean}");
-        assert!(
-            closest > 2 * super::super::NearDupOptions::default().threshold,
-            "closest {closest}"
-        );
     }
 }

@@ -53,7 +53,6 @@
 //! representative and passes the title and partition checks (ties: the
 //! better-ranked one), or stays a representative itself.
 
-
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -66,8 +65,8 @@ mod title;
 
 pub use crate::tokenize::token_hash;
 pub use fingerprint::{Fingerprint, FingerprintBuilder};
-pub use title::{title_similarity, title_without_site_name};
 use title::{jaccard, title_key};
+pub use title::{title_similarity, title_without_site_name};
 
 /// The largest supported [`NearDupOptions::threshold`] (8 blocks of 8 bits).
 pub const MAX_THRESHOLD: u32 = 7;

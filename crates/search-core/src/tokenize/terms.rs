@@ -50,7 +50,6 @@ impl<'a> QueryTerms<'a> {
     /// Mark in `found` the terms that are tokens of `text`.
     pub(crate) fn find(&self, tokenizer: &mut Tokenizer, text: &str, found: &mut [bool]) {
         tokenizer.for_each(text, |t| self.mark(&t, found));
-
     }
 
     /// The keyword score, the share of terms found (a one-character CJK
@@ -96,7 +95,10 @@ mod tests {
     fn whole_tokens_only() {
         let terms = query_terms("rust async node.js");
         assert_eq!(found(&terms, "Rusty asynchrony"), vec![false, false, false]);
-        assert_eq!(found(&terms, "RUST, Async; Node.js."), vec![true, true, true]);
+        assert_eq!(
+            found(&terms, "RUST, Async; Node.js."),
+            vec![true, true, true]
+        );
         assert_eq!(found(&terms, "node.jsx rust's"), vec![false, false, false]);
     }
 
