@@ -55,6 +55,7 @@ pub mod rows;
 pub mod search;
 pub mod testing;
 pub mod text;
+pub mod tier;
 pub mod tokenize;
 mod workers;
 
@@ -69,3 +70,4 @@ pub use response::{
 };
 pub use result::{Scores, SearchResult, SourceHit};
 pub use text::Text;
+pub use tier::SourceTier;
