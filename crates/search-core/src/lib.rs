@@ -48,6 +48,7 @@ pub mod layer;
 pub mod near_dup;
 pub mod plan;
 pub mod provenance;
+pub mod quality;
 pub mod query;
 pub mod response;
 pub mod result;
