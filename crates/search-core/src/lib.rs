@@ -36,6 +36,7 @@
 pub mod authority;
 pub mod canonical;
 pub mod conformance;
+pub mod dates;
 pub mod engine;
 pub mod error;
 pub mod fanout;
