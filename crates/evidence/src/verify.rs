@@ -563,7 +563,9 @@ pub struct VerifyReport {
     pub provenance: Provenance,
 }
 
-mod source_or_unknown {
+/// Serde for an optional [`Source`]: `None` is the string `"unknown"`
+/// (`#[serde(with = "source_or_unknown")]`; verify and research reports).
+pub(crate) mod source_or_unknown {
     use super::Source;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

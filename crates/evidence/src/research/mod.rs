@@ -771,23 +771,6 @@ struct Rounds {
     stopped: StopReason,
 }
 
-pub(crate) mod source_or_unknown {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::verify::Source;
-
-    pub fn serialize<S: Serializer>(v: &Option<Source>, s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(src) => src.serialize(s),
-            None => s.serialize_str("unknown"),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Source>, D::Error> {
-        let raw = String::deserialize(d)?;
-        if raw == "unknown" {
-            return Ok(None);
-        }
-        Source::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&raw)).map(Some)
-    }
-}
+/// The serde helper of an optional [`crate::verify::Source`] (`"unknown"`
+/// for none), at home next to the type in [`crate::verify`].
+pub(crate) use crate::verify::source_or_unknown;
