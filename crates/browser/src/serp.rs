@@ -1,4 +1,4 @@
-//! Search-engine result pages in a real browser (seed 000's `search` mode):
+//! Search-engine result pages in a real browser (the `search` mode):
 //! the per-engine table (URL, selectors, time-window parameters, no-results
 //! and block markers), date parsing, time windows, and turning extracted
 //! rows into results.
@@ -12,7 +12,7 @@ use url::Url;
 
 use crate::error::BrowserError;
 
-/// Snippets are cut to this many characters (seed 000).
+/// Snippets are cut to this many characters.
 pub const SNIPPET_CHARS: usize = 300;
 
 /// The result pages Ferret can read.
@@ -51,7 +51,7 @@ pub struct EngineSpec {
     pub blocked: &'static [&'static str],
 }
 
-/// The table (seed 000's selectors; Google also has its 2025 markup,
+/// The table (each engine's result selectors; Google also has its 2025 markup,
 /// `div.MjjYud` / `h3.LC20lb`, since current pages have no `div.g`).
 pub const ENGINES: &[EngineSpec] = &[
     EngineSpec {

@@ -1,5 +1,4 @@
-//! Tolerant readers for model output (as search-layer's Grok source reads
-//! it): completion bodies as JSON or SSE, `<think>` blocks, JSON inside
+//! Tolerant readers for model output: completion bodies as JSON or SSE, `<think>` blocks, JSON inside
 //! code fences or prose, and result rows whose links must be http(s).
 
 use ferret_core::{EngineError, EngineResponse};
