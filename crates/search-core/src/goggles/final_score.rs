@@ -28,15 +28,28 @@
 //!   dropped it) — never lost; `scores.goggle` of a discarded result stays
 //!   `None` (−∞ has no JSON form). A discarded result keeps its
 //!   near-duplicates; when **every** result is discarded, each gets
-//!   [`FLAG_LOW_SOURCE_QUALITY`] (`[来源质量不足]`) and a warning says so;
+//!   [`FLAG_LOW_SOURCE_QUALITY`] (`[low source quality]`) and a warning says so;
 //! - flags conflicts among the top [`CONFLICT_WINDOW`] results (see
 //!   [`super::conflict`] for "disagree"): a T1 result beats any number of
 //!   disagreeing lower-tier results — when one of them scored higher, the
 //!   T1 result's FinalScore is lifted [`CONFLICT_LIFT`] above the best of
 //!   them, so it is kept first and the order still follows `final`; a T1
 //!   result that ≥ 2 T2 results disagree with gets
-//!   [`FLAG_T1_VS_COMMUNITY`] (`[T1 与社区冲突]`), as do those T2 results;
-//!   two disagreeing T1 results both get [`FLAG_CONFLICT`] (`[冲突]`).
+//!   [`FLAG_T1_VS_COMMUNITY`] (`[T1 vs community]`), as do those T2 results;
+//!   two disagreeing T1 results both get [`FLAG_CONFLICT`] (`[conflict]`).
+//!
+//! ## The scale of `scores.final`
+//!
+//! Without a goggle, `scores.final` is fusion's score (rank part and intent
+//! score, 0–1-ish). Once a goggle applies, `scores.final` **is the
+//! FinalScore** above — a different scale (`−position + weight + tier
+//! weight`, e.g. `−3 + 2 + 10 = 9`) — because the order must still follow
+//! `final`, which every consumer (and the ordering checks) rely on. A result
+//! says which scale its `final` is on: `scores.goggle` is `Some(weight)`
+//! exactly when a goggle ranked it. Fusion's own final is not kept; it is
+//! `rrf`/`intent` recombined by the plan's weights, both still in `scores`.
+//! (A separate field for the FinalScore would leave `final` out of step
+//! with the order of the results.)
 
 use serde::{Deserialize, Serialize};
 
@@ -54,14 +67,14 @@ pub const BOOST_WEIGHT_PER_STRENGTH: f64 = 2.0;
 pub const DOWNRANK_WEIGHT_PER_STRENGTH: f64 = 1.0;
 
 /// Flag on discarded results when nothing but discarded results remain.
-pub const FLAG_LOW_SOURCE_QUALITY: &str = "[来源质量不足]";
+pub const FLAG_LOW_SOURCE_QUALITY: &str = "[low source quality]";
 
 /// Flag on a T1 result that ≥ 2 disagreeing T2 results contradict (and on
 /// those T2 results).
-pub const FLAG_T1_VS_COMMUNITY: &str = "[T1 与社区冲突]";
+pub const FLAG_T1_VS_COMMUNITY: &str = "[T1 vs community]";
 
 /// Flag on two T1 results that disagree.
-pub const FLAG_CONFLICT: &str = "[冲突]";
+pub const FLAG_CONFLICT: &str = "[conflict]";
 
 /// How many of the best results are checked for conflicts (the final 10–50
 /// results are re-ranked).
@@ -107,7 +120,7 @@ pub struct Applied {
     pub results: Vec<SearchResult>,
     /// Discarded results, in fused order.
     pub discarded: Vec<Discarded>,
-    /// Things the caller should know (how many were discarded; `[来源质量不足]`).
+    /// Things the caller should know (how many were discarded; `[low source quality]`).
     pub warnings: Vec<String>,
 }
 
