@@ -35,6 +35,7 @@
 
 pub mod authority;
 pub mod canonical;
+pub mod chat;
 pub mod conformance;
 pub mod dates;
 pub mod engine;
