@@ -287,7 +287,6 @@ fn parse_point(s: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, BrowserErro
         .ok_or_else(bad)
 }
 
-
 /// The first date in `text` as ISO `YYYY-MM-DD`: `2024年3月5日`,
 /// `5 Mar 2024`, `Mar 5, 2024` (full month names too) or `2024-03-05`
 /// ([`ferret_core::dates::find_date`]).

@@ -275,8 +275,8 @@ fn parse_numeric(s: &str) -> Option<WrittenDate> {
 
 /// Words that may follow a month-name date: a time, a meridiem, a zone.
 const TIME_WORDS: &[&str] = &[
-    "at", "am", "pm", "a", "p", "m", "utc", "gmt", "z", "et", "ct", "mt", "pt", "est", "edt", "cst",
-    "cdt", "mst", "mdt", "pst", "pdt", "bst", "cet", "cest", "jst", "kst", "ist",
+    "at", "am", "pm", "a", "p", "m", "utc", "gmt", "z", "et", "ct", "mt", "pt", "est", "edt",
+    "cst", "cdt", "mst", "mdt", "pst", "pdt", "bst", "cet", "cest", "jst", "kst", "ist",
 ];
 
 /// A day number with an optional ordinal suffix (`19`, `19th`).
@@ -455,7 +455,11 @@ fn parse_relative(s: &str, now: DateTime<Utc>) -> Option<WrittenDate> {
             "a" | "an" | "one" => 1,
             other => other.parse().ok()?,
         };
-        return back(now, n, unit_seconds(ENGLISH_UNITS, unit.trim_end_matches('s'))?);
+        return back(
+            now,
+            n,
+            unit_seconds(ENGLISH_UNITS, unit.trim_end_matches('s'))?,
+        );
     }
     let rest = lower.strip_suffix('前')?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();

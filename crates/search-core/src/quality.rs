@@ -308,7 +308,11 @@ mod tests {
     fn thin_wall_challenge_paywall_ok() {
         let q = assess("", "hi", &HINTS);
         assert!(q.empty_or_thin && !q.login_likely_ok && q.hint == "thin");
-        let q = assess("知乎", &"内容很多但是请先登录后查看全文。".repeat(10), &HINTS);
+        let q = assess(
+            "知乎",
+            &"内容很多但是请先登录后查看全文。".repeat(10),
+            &HINTS,
+        );
         assert!(q.auth_wall_suspected && q.hint == "auth", "{q:?}");
         let q = assess(
             "Just a moment...",

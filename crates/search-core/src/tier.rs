@@ -135,7 +135,11 @@ mod tests {
     fn tier_rules_and_thresholds_agree() {
         for &(domain, tier) in crate::authority::TIER_DOMAINS {
             let by_rule = SourceTier::from_host(domain);
-            assert_eq!(by_rule, SourceTier::from_authority_score(tier.score()), "{domain}");
+            assert_eq!(
+                by_rule,
+                SourceTier::from_authority_score(tier.score()),
+                "{domain}"
+            );
         }
     }
 

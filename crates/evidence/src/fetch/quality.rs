@@ -5,9 +5,7 @@
 //! these steer escalation and tell a person what to do.
 
 use ferret_core::quality::QualityHints;
-pub use ferret_core::quality::{
-    AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS,
-};
+pub use ferret_core::quality::{AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS};
 
 use super::page::Quality;
 

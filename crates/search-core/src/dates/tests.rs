@@ -109,7 +109,11 @@ fn relative_ages_and_yearless_dates_need_now() {
         ("5小时前", n - Duration::hours(5)),
     ];
     for (input, want) in cases {
-        assert_eq!(parse(input, Some(n)).map(|d| d.to_utc()), Some(want), "{input}");
+        assert_eq!(
+            parse(input, Some(n)).map(|d| d.to_utc()),
+            Some(want),
+            "{input}"
+        );
         assert_eq!(parse(input, None), None, "{input}");
     }
     let this_year = parse("3月5日", Some(n)).map(|d| d.date());
@@ -153,9 +157,15 @@ fn non_dates_are_none() {
 #[test]
 fn utc_instants_follow_the_zone() {
     let d = parse("2024-03-05T10:30:00+02:00", None).unwrap();
-    assert_eq!(d.to_utc(), Utc.with_ymd_and_hms(2024, 3, 5, 8, 30, 0).unwrap());
+    assert_eq!(
+        d.to_utc(),
+        Utc.with_ymd_and_hms(2024, 3, 5, 8, 30, 0).unwrap()
+    );
     let d = parse("2024-03-05 10:30", None).unwrap();
-    assert_eq!(d.to_utc(), Utc.with_ymd_and_hms(2024, 3, 5, 10, 30, 0).unwrap());
+    assert_eq!(
+        d.to_utc(),
+        Utc.with_ymd_and_hms(2024, 3, 5, 10, 30, 0).unwrap()
+    );
     assert_eq!(parse("2024-03-05", None).unwrap().date(), ymd(2024, 3, 5));
 }
 
