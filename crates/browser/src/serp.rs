@@ -1,20 +1,18 @@
-//! Search-engine result pages in a real browser (seed 000's `search` mode):
+//! Search-engine result pages in a real browser (the `search` mode):
 //! the per-engine table (URL, selectors, time-window parameters, no-results
 //! and block markers), date parsing, time windows, and turning extracted
 //! rows into results.
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
 
 use chrono::{DateTime, Datelike, Duration as ChronoDuration, NaiveDate, Utc};
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::error::BrowserError;
 
-/// Snippets are cut to this many characters (seed 000).
+/// Snippets are cut to this many characters.
 pub const SNIPPET_CHARS: usize = 300;
 
 /// The result pages Ferret can read.
@@ -53,7 +51,7 @@ pub struct EngineSpec {
     pub blocked: &'static [&'static str],
 }
 
-/// The table (seed 000's selectors; Google also has its 2025 markup,
+/// The table (each engine's result selectors; Google also has its 2025 markup,
 /// `div.MjjYud` / `h3.LC20lb`, since current pages have no `div.g`).
 pub const ENGINES: &[EngineSpec] = &[
     EngineSpec {
@@ -289,67 +287,11 @@ fn parse_point(s: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, BrowserErro
         .ok_or_else(bad)
 }
 
-const MONTHS: &[&str] = &[
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
-fn month_number(name: &str) -> Option<u32> {
-    let l = name.to_ascii_lowercase();
-    MONTHS
-        .iter()
-        .position(|m| l.starts_with(m))
-        .map(|i| i as u32 + 1)
-}
-
-fn date_patterns() -> &'static [Regex; 4] {
-    static RE: OnceLock<[Regex; 4]> = OnceLock::new();
-    RE.get_or_init(|| {
-        let month = r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
-        [
-            Regex::new(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})").expect("valid regex"),
-            Regex::new(&format!(r"(?i)\b(\d{{1,2}})\s+{month}\s+(\d{{4}})\b")).expect("valid regex"),
-            Regex::new(&format!(r"(?i)\b{month}\s+(\d{{1,2}}),?\s+(\d{{4}})\b")).expect("valid regex"),
-            Regex::new(r"\b(\d{4})-(\d{2})-(\d{2})\b").expect("valid regex"),
-        ]
-    })
-}
-
 /// The first date in `text` as ISO `YYYY-MM-DD`: `2024年3月5日`,
-/// `5 Mar 2024`, `Mar 5, 2024` (full month names too) or `2024-03-05`.
+/// `5 Mar 2024`, `Mar 5, 2024` (full month names too) or `2024-03-05`
+/// ([`ferret_core::dates::find_date`]).
 pub fn parse_date(text: &str) -> Option<String> {
-    let [cn, dmy, mdy, iso] = date_patterns();
-    let mut found: Vec<(usize, NaiveDate)> = Vec::new();
-    let mut push = |at: usize, y: &str, m: u32, d: &str| {
-        if let (Ok(y), Ok(d)) = (y.parse::<i32>(), d.parse::<u32>())
-            && let Some(date) = NaiveDate::from_ymd_opt(y, m, d)
-        {
-            found.push((at, date));
-        }
-    };
-    for c in cn.captures_iter(text) {
-        if let Ok(m) = c[2].parse::<u32>() {
-            push(c.get(0).map_or(0, |m| m.start()), &c[1], m, &c[3]);
-        }
-    }
-    for c in dmy.captures_iter(text) {
-        if let Some(m) = month_number(&c[2]) {
-            push(c.get(0).map_or(0, |m| m.start()), &c[3], m, &c[1]);
-        }
-    }
-    for c in mdy.captures_iter(text) {
-        if let Some(m) = month_number(&c[1]) {
-            push(c.get(0).map_or(0, |m| m.start()), &c[3], m, &c[2]);
-        }
-    }
-    for c in iso.captures_iter(text) {
-        if let Ok(m) = c[2].parse::<u32>() {
-            push(c.get(0).map_or(0, |m| m.start()), &c[1], m, &c[3]);
-        }
-    }
-    found
-        .into_iter()
-        .min_by_key(|(at, _)| *at)
-        .map(|(_, d)| d.format("%Y-%m-%d").to_string())
+    ferret_core::dates::find_date(text).map(|d| d.format("%Y-%m-%d").to_string())
 }
 
 /// Cut `text` to at most `max` characters (on a character boundary).

@@ -23,13 +23,13 @@ use async_trait::async_trait;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse,
 };
-use reqwest::header::ACCEPT;
 use serde::Deserialize;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::json_api::{self, ApiKey};
 use crate::http::{
-    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock, inline_html, status,
+    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock, inline_html,
 };
 
 /// How Brave is named in errors.
@@ -187,15 +187,13 @@ impl Engine for BraveEngine {
         if let Some(country) = &self.country {
             params.push(("country", country.clone()));
         }
-        let call = self
-            .http
-            .get(self.endpoint.clone())
-            .query(&params)
-            .header("X-Subscription-Token", key)
-            .header(ACCEPT, "application/json");
-        let fetched = self.http.send(call).await?;
-        status::check(&fetched, &SERVICE)?;
-        let body: BraveBody = fetched.json(&SERVICE)?;
+        let call = json_api::get(
+            &self.http,
+            &self.endpoint,
+            &params,
+            ApiKey::Header("X-Subscription-Token", key),
+        );
+        let body: BraveBody = json_api::call(&self.http, call, &SERVICE).await?;
         let mut response = collect(body, request.max_results);
         warnings.append(&mut response.warnings);
         response.warnings = warnings;

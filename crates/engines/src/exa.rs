@@ -1,6 +1,6 @@
 //! Exa: `POST /search` with the key in `x-api-key`.
 //!
-//! The request body follows seed 001's retrieval lane:
+//! The request body follows the retrieval lane of each intent:
 //!
 //! | Request | `type` |
 //! |---|---|
@@ -22,14 +22,14 @@ use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Intent,
     Mode,
 };
-use reqwest::header::ACCEPT;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::json_api::{self, ApiKey};
 use crate::http::{
-    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, status,
+    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock,
 };
 
 /// How Exa is named in errors.
@@ -48,8 +48,7 @@ const DEFAULTS: ServiceDefaults = ServiceDefaults {
 /// The longest snippet taken from `text` when there are no highlights.
 const SNIPPET_CHARS: usize = 1200;
 
-/// Exa's search `type` for a request (seed 001's mapping, see the module
-/// docs).
+/// Exa's search `type` for a request (see the module docs).
 pub fn search_type(intent: Option<Intent>, mode: Mode) -> &'static str {
     match (intent, mode) {
         (Some(Intent::Resource), _) => "instant",
@@ -182,15 +181,13 @@ impl Engine for ExaEngine {
             .api_key
             .as_deref()
             .ok_or_else(|| SERVICE.missing_key())?;
-        let call = self
-            .http
-            .post(self.endpoint.clone())
-            .header("x-api-key", key)
-            .header(ACCEPT, "application/json")
-            .json(&self.request_body(request));
-        let fetched = self.http.send(call).await?;
-        status::check(&fetched, &SERVICE)?;
-        let body: ExaBody = fetched.json(&SERVICE)?;
+        let call = json_api::post(
+            &self.http,
+            &self.endpoint,
+            &self.request_body(request),
+            ApiKey::Header("x-api-key", key),
+        );
+        let body: ExaBody = json_api::call(&self.http, call, &SERVICE).await?;
         tracing::debug!(
             engine = "exa",
             resolved_type = body.resolved_search_type.as_deref().unwrap_or("?"),

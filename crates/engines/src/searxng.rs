@@ -19,14 +19,14 @@ use async_trait::async_trait;
 use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
 };
-use reqwest::header::ACCEPT;
 use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::json_api::{self, ApiKey};
 use crate::http::{
-    ConfigError, Fetched, HitCollector, HttpClient, Service, ServiceConfig, clock, markers, status,
+    ConfigError, Fetched, HitCollector, HttpClient, Service, ServiceConfig, clock, markers,
 };
 
 /// How SearXNG is named in errors.
@@ -139,24 +139,19 @@ impl Engine for SearxngEngine {
         if let Some(lang) = &request.language {
             params.push(("language", lang.trim().to_string()));
         }
-        let call = self
-            .http
-            .get(self.endpoint.clone())
-            .query(&params)
-            .header(ACCEPT, "application/json");
+        let call = json_api::get(&self.http, &self.endpoint, &params, ApiKey::None);
         let fetched = self.http.send(call).await?;
         if fetched.status == 403 {
             return Err(self.forbidden(&fetched));
         }
-        status::check(&fetched, &SERVICE)?;
-        if fetched.is_html() {
+        if fetched.is_success() && fetched.is_html() {
             return Err(EngineError::parse(format!(
                 "SearXNG at {} answered HTML instead of JSON; check the URL points at the \
                  instance root and that `search.formats` in settings.yml includes json",
                 self.endpoint
             )));
         }
-        let body: SearxngBody = fetched.json(&SERVICE)?;
+        let body: SearxngBody = json_api::answer(&fetched, &SERVICE)?;
         let mut response = collect(body, request.max_results);
         if request.site.is_some() {
             response.warnings.push(

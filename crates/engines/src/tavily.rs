@@ -4,7 +4,7 @@
 //! `deep` mode, else `basic`), `include_answer` (true in `answer` mode; the
 //! answer goes to [`EngineResponse::answer`]), `topic` (`news` for the news
 //! intent, else `general`), and for a freshness window both `days`
-//! (1/7/30/365, as search-layer sends it; Tavily honours it for news) and
+//! (1/7/30/365; Tavily honours it for news) and
 //! `time_range` (`day`/`week`/`month`/`year`, which Tavily honours for every
 //! topic), plus `include_domains` for a site restriction. Tavily's own
 //! usage-limit statuses 432 and 433 map to `Quota`.
@@ -16,13 +16,13 @@ use ferret_core::{
     Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
     Intent, Mode,
 };
-use reqwest::header::{ACCEPT, AUTHORIZATION};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
-use crate::http::{ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock, status};
+use crate::http::json_api::{self, ApiKey};
+use crate::http::{ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock};
 
 /// How Tavily is named in errors.
 pub const SERVICE: Service = Service {
@@ -143,15 +143,13 @@ impl Engine for TavilyEngine {
             .api_key
             .as_deref()
             .ok_or_else(|| SERVICE.missing_key())?;
-        let call = self
-            .http
-            .post(self.endpoint.clone())
-            .header(AUTHORIZATION, format!("Bearer {key}"))
-            .header(ACCEPT, "application/json")
-            .json(&Self::request_body(request));
-        let fetched = self.http.send(call).await?;
-        status::check(&fetched, &SERVICE)?;
-        let body: TavilyBody = fetched.json(&SERVICE)?;
+        let call = json_api::post(
+            &self.http,
+            &self.endpoint,
+            &Self::request_body(request),
+            ApiKey::Bearer(key),
+        );
+        let body: TavilyBody = json_api::call(&self.http, call, &SERVICE).await?;
         Ok(collect(body, request.max_results))
     }
 }

@@ -1,7 +1,6 @@
 //! Verdicts: is a fetched page readable evidence, or a wall?
 //!
-//! This is agbrowse's scoring (seed 003, UPSTREAM-NOTES §4), number for
-//! number:
+//! The verdict score:
 //!
 //! ```text
 //! score = min(45, ⌊text_chars / 80⌋)          length
@@ -15,14 +14,15 @@
 //! floored at 0. Text and title are whitespace-normalised first (runs of
 //! whitespace become one space); lengths are Unicode characters. Markers
 //! are searched in `title + "\n" + text`, case-insensitively, and each
-//! matching pattern counts once.
+//! matching pattern counts once; the patterns are
+//! [`ferret_core::quality::VERDICT_MARKERS`] (re-exported as [`MARKERS`]),
+//! next to the broader word tables of page quality.
 //!
-//! **Density** is agbrowse's `text.length / rawTextLength`: the characters
+//! **Density** is the characters
 //! of the extracted text divided by the characters of the raw document the
 //! step received (the decoded HTML body, or the browser's rendered HTML),
 //! clamped to 0–1. When the text came straight from an API (public
-//! endpoints) there is no raw document and the density is 1, as in
-//! agbrowse. It rewards pages whose markup is mostly content rather than
+//! endpoints) there is no raw document and the density is 1. It rewards pages whose markup is mostly content rather than
 //! scripts, styles and chrome.
 //!
 //! The verdict, first match wins ([`assess`]):
@@ -94,7 +94,7 @@ pub const META_POINTS_EACH: u32 = 5;
 /// Meta points are capped at this.
 pub const META_MAX_POINTS: u32 = 15;
 
-/// Where a page's text came from: agbrowse's reader sources, each with its
+/// Where a page's text came from: the reader sources, each with its
 /// trust points ([`Source::trust`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -121,7 +121,7 @@ pub enum Source {
     Reader,
 }
 
-/// Trust points per source (agbrowse's `SOURCE_TRUST`).
+/// Trust points per source.
 const SOURCE_TRUST: &[(Source, u32)] = &[
     (Source::PublicEndpoint, 20),
     (Source::NetworkApi, 16),
@@ -178,7 +178,7 @@ impl fmt::Display for Source {
     }
 }
 
-/// The verdict vocabulary (agbrowse's, exactly).
+/// The verdict vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
@@ -268,73 +268,7 @@ impl FromStr for Verdict {
     }
 }
 
-/// The kind of an access-boundary marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MarkerKind {
-    /// A bot check (captcha, Cloudflare …): −25.
-    Challenge,
-    /// A login prompt: −35.
-    Auth,
-    /// A subscription prompt: −25.
-    Paywall,
-}
-
-impl MarkerKind {
-    /// Points a marker of this kind takes off the score.
-    pub fn penalty(self) -> u32 {
-        match self {
-            MarkerKind::Challenge => 25,
-            MarkerKind::Auth => 35,
-            MarkerKind::Paywall => 25,
-        }
-    }
-}
-
-/// The marker table: kind, the pattern's name, and its regular expression
-/// (case-insensitive; `(?-u:\b)` is an ASCII word boundary, as in
-/// JavaScript, so `sign in` next to CJK text still matches).
-pub const MARKERS: &[(MarkerKind, &str, &str)] = &[
-    (MarkerKind::Challenge, "captcha", r"(?-u:\b)captcha(?-u:\b)"),
-    (
-        MarkerKind::Challenge,
-        "checking your browser",
-        r"checking your browser",
-    ),
-    (
-        MarkerKind::Challenge,
-        "verify you are human",
-        r"verify you are human",
-    ),
-    (MarkerKind::Challenge, "are you a robot", r"are you a robot"),
-    (MarkerKind::Challenge, "cloudflare", r"cloudflare"),
-    (
-        MarkerKind::Challenge,
-        "attention required",
-        r"attention required",
-    ),
-    (MarkerKind::Challenge, "security check", r"security check"),
-    (MarkerKind::Auth, "sign in", r"(?-u:\b)sign in(?-u:\b)"),
-    (MarkerKind::Auth, "log in", r"(?-u:\b)log in(?-u:\b)"),
-    (MarkerKind::Auth, "create an account", r"create an account"),
-    (
-        MarkerKind::Auth,
-        "authentication required",
-        r"authentication required",
-    ),
-    (
-        MarkerKind::Paywall,
-        "subscribe",
-        r"(?-u:\b)subscribe(?-u:\b)",
-    ),
-    (
-        MarkerKind::Paywall,
-        "subscription",
-        r"(?-u:\b)subscription(?-u:\b)",
-    ),
-    (MarkerKind::Paywall, "continue reading", r"continue reading"),
-    (MarkerKind::Paywall, "members only", r"members only"),
-];
+pub use ferret_core::quality::{MarkerKind, VERDICT_MARKERS as MARKERS};
 
 static MARKER_SET: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSet::new(MARKERS.iter().map(|(_, _, re)| format!("(?i){re}")))
@@ -362,8 +296,7 @@ pub fn find_markers(text: &str) -> Vec<Marker> {
         .collect()
 }
 
-/// Collapses runs of whitespace to one space and trims (agbrowse's
-/// `normalizeWhitespace`).
+/// Collapses runs of whitespace to one space and trims.
 pub fn normalize_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
@@ -586,7 +519,7 @@ pub fn assess(input: &VerifyInput<'_>) -> Assessment {
 }
 
 /// The `ferret.verify.v1` envelope: one URL's readability verdict
-/// (agbrowse's `agbrowse-search-verify-v1`, snake_case, plus the score).
+/// (snake_case names, with the score part by part).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifyReport {
     /// `ferret.verify.v1`.
@@ -630,7 +563,9 @@ pub struct VerifyReport {
     pub provenance: Provenance,
 }
 
-mod source_or_unknown {
+/// Serde for an optional [`Source`]: `None` is the string `"unknown"`
+/// (`#[serde(with = "source_or_unknown")]`; verify and research reports).
+pub(crate) mod source_or_unknown {
     use super::Source;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

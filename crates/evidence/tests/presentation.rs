@@ -491,7 +491,7 @@ fn a_search_response_is_presented_as_the_envelope() {
     assert_eq!(json["schema"], "ferret.presentation.v1");
     assert_eq!(json["layout"], "themes");
     assert_eq!(json["query"], "tokio");
-    assert_eq!(json["results"][0]["source_tier"], "t4");
+    assert_eq!(json["results"][0]["source_tier"], "T4");
     let back: Presentation = serde_json::from_value(json).expect("deserialise");
     assert_eq!(back, p);
 }

@@ -35,7 +35,9 @@
 
 pub mod authority;
 pub mod canonical;
+pub mod chat;
 pub mod conformance;
+pub mod dates;
 pub mod engine;
 pub mod error;
 pub mod fanout;
@@ -48,6 +50,7 @@ pub mod layer;
 pub mod near_dup;
 pub mod plan;
 pub mod provenance;
+pub mod quality;
 pub mod query;
 pub mod response;
 pub mod result;
@@ -55,6 +58,7 @@ pub mod rows;
 pub mod search;
 pub mod testing;
 pub mod text;
+pub mod tier;
 pub mod tokenize;
 
 pub use engine::{
@@ -68,3 +72,4 @@ pub use response::{
 };
 pub use result::{Scores, SearchResult, SourceHit};
 pub use text::Text;
+pub use tier::SourceTier;

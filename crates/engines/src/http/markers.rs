@@ -1,41 +1,20 @@
 //! Word tables that classify error and challenge bodies. Matching is on the
 //! lowercased body text; the tables are data so they can grow without
-//! touching the mapping code.
+//! touching the mapping code. The captcha and challenge tables are shared
+//! with page quality ([`ferret_core::quality`]); quota and bad-key phrases
+//! are the engines' own.
 
-/// Phrases of an explicit captcha a person must solve (reCAPTCHA,
-/// hCaptcha, Google's `/sorry` page): a hard block,
-/// [`EngineError::Captcha`](ferret_core::EngineError::Captcha).
-pub const CAPTCHA: &[&str] = &[
-    "g-recaptcha",
-    "recaptcha",
-    "hcaptcha",
-    "h-captcha",
-    "captcha",
-    "/sorry/index",
-    "验证码",
-    "人机验证",
-];
+/// Phrases of an explicit captcha a person must solve: a hard block,
+/// [`EngineError::Captcha`](ferret_core::EngineError::Captcha). The shared
+/// table [`ferret_core::quality::CAPTCHA_WORDS`].
+pub use ferret_core::quality::CAPTCHA_WORDS as CAPTCHA;
 
-/// Phrases of anomaly and challenge pages served instead of results
-/// (DuckDuckGo's anomaly modal, Cloudflare's browser check, agbrowse's
-/// challenge words, Chinese anti-bot notices): a softer block,
-/// [`EngineError::BotDetected`](ferret_core::EngineError::BotDetected).
-pub const CHALLENGE: &[&str] = &[
-    "anomaly-modal",
-    "anomaly.js",
-    "challenge-form",
-    "bots use duckduckgo too",
-    "checking your browser",
-    "verify you are human",
-    "are you a robot",
-    "unusual traffic",
-    "cf-challenge",
-    "challenge-platform",
-    "attention required",
-    "security check",
-    "环境异常",
-    "访问过于频繁",
-];
+/// Phrases of anomaly and challenge pages served instead of results: a
+/// softer block,
+/// [`EngineError::BotDetected`](ferret_core::EngineError::BotDetected). The
+/// shared table [`ferret_core::quality::CHALLENGE_WORDS`] (its weak words,
+/// such as `cloudflare`, are left out: a results page may mention them).
+pub use ferret_core::quality::CHALLENGE_WORDS as CHALLENGE;
 
 /// A page that blocks automated clients, and the phrase that showed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,6 +35,7 @@ pub mod status;
 
 mod client;
 pub(crate) mod config;
+pub(crate) mod json_api;
 
 pub use client::{Fetched, HttpClient, HttpClientBuilder};
 pub use clock::{Clock, FixedClock, SharedClock, SystemClock};

@@ -1,10 +1,12 @@
-//! [`ChatClient`]: an OpenAI-compatible `POST …/chat/completions` client.
+//! [`ChatClient`]: an OpenAI-compatible `POST …/chat/completions` client,
+//! the network [`ChatModel`] of Ferret.
 
 use std::time::Duration;
 
+use async_trait::async_trait;
 use ferret_core::EngineError;
+use ferret_core::chat::ChatModel;
 use reqwest::header::{ACCEPT, AUTHORIZATION};
-use serde::Serialize;
 use serde_json::json;
 use url::Url;
 
@@ -24,32 +26,8 @@ const GENERIC: Service = Service {
     credential_hint: Some("configure the API key"),
 };
 
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChatMessage {
-    /// `system`, `user` or `assistant`.
-    pub role: String,
-    /// The text.
-    pub content: String,
-}
-
-impl ChatMessage {
-    /// A system message.
-    pub fn system(content: impl Into<String>) -> Self {
-        ChatMessage {
-            role: "system".into(),
-            content: content.into(),
-        }
-    }
-
-    /// A user message.
-    pub fn user(content: impl Into<String>) -> Self {
-        ChatMessage {
-            role: "user".into(),
-            content: content.into(),
-        }
-    }
-}
+/// One chat message (the shared [`ferret_core::chat::ChatMessage`]).
+pub use ferret_core::chat::ChatMessage;
 
 /// A chat-completions client: base URL, optional key, model and sampling
 /// options. Cheap to clone.
@@ -220,5 +198,16 @@ impl ChatClient {
             }
             other => other,
         })
+    }
+}
+
+#[async_trait]
+impl ChatModel for ChatClient {
+    async fn complete(&self, messages: &[ChatMessage]) -> Result<String, EngineError> {
+        ChatClient::complete(self, messages).await
+    }
+
+    fn model(&self) -> &str {
+        ChatClient::model(self)
     }
 }

@@ -1,5 +1,4 @@
-//! [`GrokEngine`] (`grok`): search by asking a model for JSON results
-//! (seed 001's Grok source).
+//! [`GrokEngine`] (`grok`): search by asking a model for JSON results.
 //!
 //! The system prompt asks for `{"results":[{title,url,snippet,
 //! published_date}]}` with at most `max_results` rows and real URLs only;
@@ -30,7 +29,7 @@ pub const SERVICE: Service = Service {
     credential_hint: Some("set GROK_API_KEY (and GROK_API_URL / GROK_MODEL if not xAI's defaults)"),
 };
 
-/// Words that make a query time-sensitive (seed 001). CJK words match as
+/// Words that make a query time-sensitive. CJK words match as
 /// substrings; English ones as whole words or word sequences.
 pub const TIME_WORDS: &[&str] = &[
     "当前",

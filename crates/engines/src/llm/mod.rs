@@ -9,7 +9,8 @@
 //!   prose, links kept only when they are http(s).
 //! - [`GrokEngine`] (`grok`): a search engine that asks a model (default
 //!   `grok-4.1-fast`) for JSON results, with the current time injected for
-//!   time-sensitive queries (seed 001's time words, an injectable clock).
+//!   time-sensitive queries (the time words of [`grok::TIME_WORDS`], an
+//!   injectable clock).
 
 pub mod chat;
 pub mod grok;

@@ -1,5 +1,4 @@
-//! Tolerant readers for model output (as search-layer's Grok source reads
-//! it): completion bodies as JSON or SSE, `<think>` blocks, JSON inside
+//! Tolerant readers for model output: completion bodies as JSON or SSE, `<think>` blocks, JSON inside
 //! code fences or prose, and result rows whose links must be http(s).
 
 use ferret_core::{EngineError, EngineResponse};
@@ -107,25 +106,9 @@ fn sse_text(stream: &str) -> Result<String, EngineError> {
     Ok(out)
 }
 
-/// `text` without `<think>…</think>` reasoning blocks (an unclosed
-/// `<think>` drops everything after it).
-pub fn strip_reasoning(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    loop {
-        let lower = rest.to_ascii_lowercase();
-        let Some(start) = lower.find("<think>") else {
-            out.push_str(rest);
-            break;
-        };
-        out.push_str(&rest[..start]);
-        match lower[start..].find("</think>") {
-            Some(end) => rest = &rest[start + end + "</think>".len()..],
-            None => break,
-        }
-    }
-    out.trim().to_string()
-}
+/// `text` without `<think>…</think>` reasoning blocks: the shared
+/// [`ferret_core::chat::strip_reasoning`].
+pub use ferret_core::chat::strip_reasoning;
 
 /// The JSON value in model output: the whole text, else the first code
 /// fence that parses, else the span from the first `{`/`[` to the last

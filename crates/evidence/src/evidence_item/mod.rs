@@ -13,15 +13,10 @@
 //!
 //! ## Source tiers
 //!
-//! [`SourceTier`] is cline-search-orchestrator's T1–T4 (weights 10 / 3 / 1 /
-//! 0.1). It is read from [`ferret_core::authority`]'s score for the host:
-//!
-//! | authority score | tier | e.g. |
-//! |---|---|---|
-//! | ≥ 0.9 (tier 1 table, `docs.*`) | T1 | official docs, github.com, arxiv.org |
-//! | ≥ 0.8 (tier 2 table, `*.edu`, `*.gov`) | T2 | Wikipedia-class references, HN, government |
-//! | ≥ 0.6 (tier 3 table, `*.github.io`, `blog.*`) | T3 | respected blogs and platforms |
-//! | below | T4 | everything else |
+//! [`SourceTier`] (T1–T4, weights 10 / 3 / 1 / 0.1) is
+//! [`ferret_core::tier::SourceTier`], re-exported here: a host in the
+//! authority table's tier 1/2/3 is T1/T2/T3, any other host goes by its
+//! authority score (≥ 0.9 T1, ≥ 0.8 T2, ≥ 0.6 T3, else T4).
 //!
 //! ## Ids
 //!
@@ -31,7 +26,7 @@
 
 use std::collections::HashSet;
 
-use ferret_core::authority::{authority, registrable_domain};
+use ferret_core::authority::registrable_domain;
 use ferret_core::canonical::{CanonicalOptions, canonical_url};
 use ferret_core::{Provenance, SearchResult};
 use serde::{Deserialize, Serialize};
@@ -40,82 +35,9 @@ use crate::fetch::FetchedPage;
 
 pub mod terms;
 
-/// cline-search-orchestrator's source tier (T1 best).
-///
-/// Ordered best first: `T1 < T2 < T3 < T4`, so the minimum of a set is its
-/// best tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SourceTier {
-    /// Official docs, RFCs, specs, papers, vendor advisories (weight 10).
-    T1,
-    /// Major project READMEs, reference works, government (weight 3).
-    T2,
-    /// Accepted answers, maintainer-confirmed issues, respected blogs (1).
-    T3,
-    /// Unverified blogs, forums, everything unknown (0.1).
-    T4,
-}
+pub use ferret_core::tier::SourceTier;
 
-/// `(lowest authority score, tier)`, first match wins.
-const TIER_BY_AUTHORITY: &[(f64, SourceTier)] = &[
-    (0.9, SourceTier::T1),
-    (0.8, SourceTier::T2),
-    (0.6, SourceTier::T3),
-];
-
-impl SourceTier {
-    /// Every tier, best first.
-    pub const ALL: [SourceTier; 4] = [
-        SourceTier::T1,
-        SourceTier::T2,
-        SourceTier::T3,
-        SourceTier::T4,
-    ];
-
-    /// The FinalScore weight (`T1 10, T2 3, T3 1, T4 0.1`).
-    pub const fn weight(self) -> f64 {
-        match self {
-            SourceTier::T1 => 10.0,
-            SourceTier::T2 => 3.0,
-            SourceTier::T3 => 1.0,
-            SourceTier::T4 => 0.1,
-        }
-    }
-
-    /// `T1` … `T4`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SourceTier::T1 => "T1",
-            SourceTier::T2 => "T2",
-            SourceTier::T3 => "T3",
-            SourceTier::T4 => "T4",
-        }
-    }
-
-    /// The tier of an authority score (see the module docs).
-    pub fn from_authority_score(score: f64) -> Self {
-        TIER_BY_AUTHORITY
-            .iter()
-            .find(|(min, _)| score >= *min)
-            .map_or(SourceTier::T4, |&(_, tier)| tier)
-    }
-
-    /// The tier of a host, by [`ferret_core::authority::authority`].
-    pub fn from_host(host: &str) -> Self {
-        Self::from_authority_score(authority(host).base)
-    }
-
-    /// The tier of a URL's host; T4 when it has none.
-    pub fn from_url(url: &str) -> Self {
-        url::Url::parse(url)
-            .ok()
-            .and_then(|u| u.host_str().map(Self::from_host))
-            .unwrap_or(SourceTier::T4)
-    }
-}
-
-/// Which of cline-search-orchestrator's three query lanes found an item.
+/// Which of the three query lanes (direct, site, counter) found an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QueryRole {

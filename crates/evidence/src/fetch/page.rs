@@ -13,8 +13,7 @@ use crate::verify::{Marker, ScoreBreakdown, Source, Verdict};
 /// The schema name of [`FetchedPage`].
 pub const FETCH_SCHEMA: &str = "ferret.fetch.v1";
 
-/// Below this many characters of text a page is thin (seed 000).
-pub const THIN_CHARS: usize = 80;
+pub use ferret_core::quality::{Quality, THIN_CHARS};
 
 /// A fetched page: the `ferret.fetch.v1` envelope.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,8 +61,8 @@ pub struct FetchedPage {
     /// [`FetchOptions::query`](super::FetchOptions::query), best first in
     /// document order (empty without a query).
     pub highlights: Vec<Highlight>,
-    /// Thin / login wall / challenge / paywall signals (seed 000's
-    /// `quality`, CN + EN words).
+    /// Thin / login wall / challenge / paywall signals (Chinese and
+    /// English words, [`ferret_core::quality`]).
     pub quality: Quality,
     /// Everything noticed on the way (cuts, fallbacks, safety findings).
     pub warnings: Vec<Warning>,
@@ -116,27 +115,6 @@ pub struct FocusReport {
     pub paragraphs_kept: usize,
     /// Paragraphs in the full text.
     pub paragraphs_total: usize,
-}
-
-/// Quality signals of the text (seed 000's `quality`, plus paywall).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Quality {
-    /// Characters of text.
-    pub content_chars: usize,
-    /// Fewer than [`THIN_CHARS`] characters.
-    pub empty_or_thin: bool,
-    /// Login-wall words were found.
-    pub auth_wall_suspected: bool,
-    /// Challenge / captcha / anti-bot words were found.
-    pub challenge_suspected: bool,
-    /// Paywall words were found.
-    pub paywall_suspected: bool,
-    /// Not thin, not walled, not a challenge.
-    pub login_likely_ok: bool,
-    /// The words that matched.
-    pub markers: Vec<String>,
-    /// What to do next.
-    pub hint: String,
 }
 
 /// Why the ladder moved on to another step.

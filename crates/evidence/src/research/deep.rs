@@ -1,9 +1,9 @@
-//! Deep escalation (seed 003's `--deep`): when the ledger is **not** ready,
-//! ask a language model about the unresolved constraints, giving it the
-//! readable candidate context — through the OpenAI-compatible
-//! [`ChatClient`] of `ferret-engines`.
+//! Deep escalation (`--deep`): when the ledger is **not** ready, ask a
+//! language model about the unresolved constraints, giving it the readable
+//! candidate context — through any [`ChatModel`] (the OpenAI-compatible
+//! `ChatClient` of `ferret-engines` in the CLI).
 //!
-//! The prompt follows agbrowse's: the research question; what is already
+//! The prompt: the research question; what is already
 //! confirmed (the readable candidates, each with its title, URL and the
 //! first 200 characters of its text, and the supported constraints with
 //! their verbatim quotes); what is still unresolved (the pending
@@ -18,11 +18,12 @@
 //! listed in [`DeepResult::urls`] so that a host can fetch them as the next
 //! candidates.
 
+use std::fmt;
+use std::sync::Arc;
 use std::time::Instant;
 
+use ferret_core::chat::{ChatMessage, ChatModel, strip_reasoning};
 use ferret_core::plan::Plan;
-use ferret_engines::llm::parse::strip_reasoning;
-use ferret_engines::llm::{ChatClient, ChatMessage};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -38,8 +39,8 @@ pub const MAX_CITED_URLS: usize = 20;
 /// The system message.
 pub const SYSTEM_PROMPT: &str = "You are a careful research assistant. Answer only with facts you can attribute to a source, cite primary sources with their URLs, and mark anything you infer as inference.";
 
-/// What deep escalation returned: agbrowse's `deep{vendor,text,error}`,
-/// plus the model, the URLs cited and the time taken.
+/// What deep escalation returned: the vendor, the text or the error, the
+/// model, the URLs cited and the time taken.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeepResult {
     /// The vendor label (`grok`, `chatgpt`, `gemini` …).
@@ -66,18 +67,33 @@ impl DeepResult {
     }
 }
 
-/// A configured deep escalation: a chat client and the vendor label it
+/// A configured deep escalation: a chat model and the vendor label it
 /// stands for (the CLI picks the base URL, key and model from the
 /// environment for `--vendor`).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DeepEscalation {
-    client: ChatClient,
+    client: Arc<dyn ChatModel>,
     vendor: String,
 }
 
+impl fmt::Debug for DeepEscalation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DeepEscalation")
+            .field("vendor", &self.vendor)
+            .field("model", &self.client.model())
+            .finish()
+    }
+}
+
 impl DeepEscalation {
-    /// Deep escalation through `client`, reported as `vendor`.
-    pub fn new(client: ChatClient, vendor: impl Into<String>) -> Self {
+    /// Deep escalation through `client` (any [`ChatModel`], such as
+    /// `ferret_engines::llm::ChatClient`), reported as `vendor`.
+    pub fn new(client: impl ChatModel + 'static, vendor: impl Into<String>) -> Self {
+        Self::shared(Arc::new(client), vendor)
+    }
+
+    /// Deep escalation through a shared chat model.
+    pub fn shared(client: Arc<dyn ChatModel>, vendor: impl Into<String>) -> Self {
         DeepEscalation {
             client,
             vendor: vendor.into(),
@@ -89,9 +105,9 @@ impl DeepEscalation {
         &self.vendor
     }
 
-    /// The client.
-    pub fn client(&self) -> &ChatClient {
-        &self.client
+    /// The chat model.
+    pub fn client(&self) -> &dyn ChatModel {
+        self.client.as_ref()
     }
 
     /// Asks about the pending constraints of `enrichment` (see the module
@@ -125,7 +141,7 @@ impl DeepEscalation {
     }
 }
 
-/// The messages sent for `enrichment` (agbrowse's `buildDeepPrompt`).
+/// The messages sent for `enrichment` (see the module docs).
 pub fn deep_prompt(plan: &Plan, enrichment: &Enrichment) -> Vec<ChatMessage> {
     let mut confirmed: Vec<String> = enrichment
         .candidates

@@ -1,4 +1,4 @@
-//! The research loop (seed 003, agbrowse's `search` and `research`): given
+//! The research loop (the `search` and `research` commands): given
 //! a question, not just links but a decision about the evidence — what
 //! fetched original pages support, what is still missing, and what to do
 //! next. The `ferret.research.v1` envelope ([`ResearchReport`]).
@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Each step is also callable on its own, reading and writing the same
-//! JSON, as seed 003's research subcommands are — so a host can run any
+//! JSON, as the research subcommands do — so a host can run any
 //! step itself:
 //!
 //! | step | function | in → out |
@@ -30,10 +30,10 @@
 //! [`Research::run_with_results`] does the same from the caller's rows
 //! (`--stdin-results`), searching nothing.
 //!
-//! In the report, `enrichment.candidates` carries agbrowse's candidate
+//! In the report, `enrichment.candidates` carries the candidate
 //! fields (`rank, url, title, verdict, ok, source, text_excerpt`) and more;
 //! `enrichment.ledger` is the full ledger with quotes, top-level `ledger`
-//! its summary; `escalation` holds up to three browse actions (seed 003),
+//! its summary; `escalation` holds up to three browse actions,
 //! `browse_plan` all of them (≤ 5); `deep` is `null` unless deep
 //! escalation ran.
 
@@ -80,7 +80,7 @@ pub use rounds::{
 
 /// The schema name of [`ResearchReport`].
 pub const RESEARCH_SCHEMA: &str = "ferret.research.v1";
-/// Browse actions in the report's `escalation` (seed 003: up to three).
+/// Browse actions in the report's `escalation` (up to three).
 pub const ESCALATION_ACTIONS: usize = 3;
 
 /// Why a research run (or step) could not run. Fetch failures are never
@@ -117,7 +117,7 @@ pub enum ResearchError {
     NoSearcher,
 }
 
-/// Seed 003's `research plan`: the question rewritten into constraints,
+/// The `research plan` step: the question rewritten into constraints,
 /// focused queries (with a disconfirm query when it has a claim), an
 /// anchor and rivals, with the heuristic planner.
 pub fn plan(question: &str) -> Result<Plan, ResearchError> {
@@ -253,7 +253,7 @@ pub struct SearchSummary {
     pub elapsed_ms: u64,
 }
 
-/// The report's `escalation`: seed 003's `{needed, actions (≤ 3)}`.
+/// The report's `escalation`: `{needed, actions (≤ 3)}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BrowseEscalation {
     /// Browser work is planned.
@@ -488,7 +488,7 @@ impl Research {
         Ok((results, summary))
     }
 
-    /// Seed 003's `research enrich-fetch` with this runner's fetcher,
+    /// The `research enrich-fetch` step with this runner's fetcher,
     /// scorer and local reader.
     pub async fn enrich(
         &self,
@@ -771,23 +771,6 @@ struct Rounds {
     stopped: StopReason,
 }
 
-pub(crate) mod source_or_unknown {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::verify::Source;
-
-    pub fn serialize<S: Serializer>(v: &Option<Source>, s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(src) => src.serialize(s),
-            None => s.serialize_str("unknown"),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Source>, D::Error> {
-        let raw = String::deserialize(d)?;
-        if raw == "unknown" {
-            return Ok(None);
-        }
-        Source::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&raw)).map(Some)
-    }
-}
+/// The serde helper of an optional [`crate::verify::Source`] (`"unknown"`
+/// for none), at home next to the type in [`crate::verify`].
+pub(crate) use crate::verify::source_or_unknown;

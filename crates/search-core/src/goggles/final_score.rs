@@ -1,6 +1,5 @@
-//! Applying a goggle to fused results: cline-search-orchestrator's
-//! **FinalScore** (SKILL.md §3.5.5, P1.5), discards kept aside, and the
-//! conflict flags.
+//! Applying a goggle to fused results: the **FinalScore**, discards kept
+//! aside, and the conflict flags.
 //!
 //! ```text
 //! FinalScore = −position + GoggleWeight + SourceWeight
@@ -8,18 +7,16 @@
 //!
 //! - `position`: the result's 1-based place in the fused order (before the
 //!   goggle); ties of FinalScore go to the smaller position.
-//! - `GoggleWeight` ([`goggle_weight`]): the source's table is BOOST +2,
+//! - `GoggleWeight` ([`goggle_weight`]): the weight table is BOOST +2,
 //!   DOWNRANK −1, DISCARD −∞, none 0. Brave strengths map onto it
-//!   linearly, so a bare `$boost` / `$downrank` is exactly the source's
-//!   BOOST / DOWNRANK: `boost=N` → `+2·N` ([`BOOST_WEIGHT_PER_STRENGTH`]),
+//!   linearly, so a bare `$boost` / `$downrank` is exactly BOOST /
+//!   DOWNRANK: `boost=N` → `+2·N` ([`BOOST_WEIGHT_PER_STRENGTH`]),
 //!   `downrank=N` → `−N` ([`DOWNRANK_WEIGHT_PER_STRENGTH`]), `discard` →
 //!   removed (−∞), no match → 0. The built-in presets use bare actions.
 //! - `SourceWeight` ([`SourceTier::weight`]): T1 10, T2 3, T3 1, T4 0.1.
-//!   The tier comes from [`crate::authority::authority`] of the result's
-//!   host (without the caller's domain boosts): a tier-1/2/3 domain is
-//!   T1/T2/T3; a pattern rule maps by its score — `docs.*`, `*.docs.*`
-//!   (0.9) → T1, `*.edu`/`*.gov`/`*.ac.xx` (0.8) → T2, `*.github.io`,
-//!   `blog.*` (0.7, 0.6) → T3; no rule (0.4) → T4.
+//!   The tier is the result host's [`SourceTier`] (see [`crate::tier`]:
+//!   a tier rule gives its tier, everything else goes by base authority
+//!   score 0.9 / 0.8 / 0.6; the caller's domain boosts do not count).
 //!
 //! [`apply`] then:
 //!
@@ -31,104 +28,61 @@
 //!   dropped it) — never lost; `scores.goggle` of a discarded result stays
 //!   `None` (−∞ has no JSON form). A discarded result keeps its
 //!   near-duplicates; when **every** result is discarded, each gets
-//!   [`FLAG_LOW_SOURCE_QUALITY`] (`[来源质量不足]`) and a warning says so;
+//!   [`FLAG_LOW_SOURCE_QUALITY`] (`[low source quality]`) and a warning says so;
 //! - flags conflicts among the top [`CONFLICT_WINDOW`] results (see
 //!   [`super::conflict`] for "disagree"): a T1 result beats any number of
 //!   disagreeing lower-tier results — when one of them scored higher, the
 //!   T1 result's FinalScore is lifted [`CONFLICT_LIFT`] above the best of
 //!   them, so it is kept first and the order still follows `final`; a T1
 //!   result that ≥ 2 T2 results disagree with gets
-//!   [`FLAG_T1_VS_COMMUNITY`] (`[T1 与社区冲突]`), as do those T2 results;
-//!   two disagreeing T1 results both get [`FLAG_CONFLICT`] (`[冲突]`).
+//!   [`FLAG_T1_VS_COMMUNITY`] (`[T1 vs community]`), as do those T2 results;
+//!   two disagreeing T1 results both get [`FLAG_CONFLICT`] (`[conflict]`).
+//!
+//! ## The scale of `scores.final`
+//!
+//! Without a goggle, `scores.final` is fusion's score (rank part and intent
+//! score, 0–1-ish). Once a goggle applies, `scores.final` **is the
+//! FinalScore** above — a different scale (`−position + weight + tier
+//! weight`, e.g. `−3 + 2 + 10 = 9`) — because the order must still follow
+//! `final`, which every consumer (and the ordering checks) rely on. A result
+//! says which scale its `final` is on: `scores.goggle` is `Some(weight)`
+//! exactly when a goggle ranked it. Fusion's own final is not kept; it is
+//! `rrf`/`intent` recombined by the plan's weights, both still in `scores`.
+//! (A separate field for the FinalScore would leave `final` out of step
+//! with the order of the results.)
 
 use serde::{Deserialize, Serialize};
 
 use super::conflict::Claim;
 use super::{Goggle, Verdict};
-use crate::authority::{AuthorityRule, Tier, authority, normalised_host_of};
 use crate::result::SearchResult;
+pub use crate::tier::SourceTier;
 
-/// GoggleWeight per unit of `boost=N` strength (bare `$boost` = +2, the
-/// source's BOOST).
+/// GoggleWeight per unit of `boost=N` strength (bare `$boost` = +2,
+/// BOOST).
 pub const BOOST_WEIGHT_PER_STRENGTH: f64 = 2.0;
 
 /// GoggleWeight per unit of `downrank=N` strength, subtracted (bare
-/// `$downrank` = −1, the source's DOWNRANK).
+/// `$downrank` = −1, DOWNRANK).
 pub const DOWNRANK_WEIGHT_PER_STRENGTH: f64 = 1.0;
 
 /// Flag on discarded results when nothing but discarded results remain.
-pub const FLAG_LOW_SOURCE_QUALITY: &str = "[来源质量不足]";
+pub const FLAG_LOW_SOURCE_QUALITY: &str = "[low source quality]";
 
 /// Flag on a T1 result that ≥ 2 disagreeing T2 results contradict (and on
 /// those T2 results).
-pub const FLAG_T1_VS_COMMUNITY: &str = "[T1 与社区冲突]";
+pub const FLAG_T1_VS_COMMUNITY: &str = "[T1 vs community]";
 
 /// Flag on two T1 results that disagree.
-pub const FLAG_CONFLICT: &str = "[冲突]";
+pub const FLAG_CONFLICT: &str = "[conflict]";
 
-/// How many of the best results are checked for conflicts (the source
-/// re-ranks "the final 10–50 results").
+/// How many of the best results are checked for conflicts (the final 10–50
+/// results are re-ranked).
 pub const CONFLICT_WINDOW: usize = 50;
 
 /// How far above the best disagreeing lower-tier result a T1 result is
 /// lifted when it scored below it.
 pub const CONFLICT_LIFT: f64 = 0.01;
-
-/// A source tier of the FinalScore (goggles.json `source_tiers`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum SourceTier {
-    /// Official docs, RFCs, specs, papers, vendor advisories (10).
-    T1,
-    /// Major READMEs, Wikipedia, books, government publications (3).
-    T2,
-    /// Accepted Stack Overflow answers, confirmed issues, good blogs (1).
-    T3,
-    /// Everything else (0.1).
-    T4,
-}
-
-impl SourceTier {
-    /// The tier's SourceWeight: 10, 3, 1, 0.1.
-    pub const fn weight(self) -> f64 {
-        match self {
-            SourceTier::T1 => 10.0,
-            SourceTier::T2 => 3.0,
-            SourceTier::T3 => 1.0,
-            SourceTier::T4 => 0.1,
-        }
-    }
-
-    /// `T1` … `T4`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SourceTier::T1 => "T1",
-            SourceTier::T2 => "T2",
-            SourceTier::T3 => "T3",
-            SourceTier::T4 => "T4",
-        }
-    }
-
-    /// The tier of an authority rule (see the module docs).
-    pub fn of_rule(rule: &AuthorityRule, base_score: f64) -> SourceTier {
-        match rule {
-            AuthorityRule::Tier { tier, .. } => match tier {
-                Tier::Tier1 => SourceTier::T1,
-                Tier::Tier2 => SourceTier::T2,
-                Tier::Tier3 => SourceTier::T3,
-            },
-            AuthorityRule::Pattern { .. } if base_score >= 0.9 => SourceTier::T1,
-            AuthorityRule::Pattern { .. } if base_score >= 0.8 => SourceTier::T2,
-            AuthorityRule::Pattern { .. } => SourceTier::T3,
-            AuthorityRule::Default => SourceTier::T4,
-        }
-    }
-
-    /// The tier of a URL's host.
-    pub fn of_url(url: &str) -> SourceTier {
-        let a = authority(&normalised_host_of(url));
-        SourceTier::of_rule(&a.rule, a.base)
-    }
-}
 
 /// The GoggleWeight of a verdict: `+2·N`, `−N`, −∞ or 0 (module docs).
 pub fn goggle_weight(verdict: &Verdict) -> f64 {
@@ -166,7 +120,7 @@ pub struct Applied {
     pub results: Vec<SearchResult>,
     /// Discarded results, in fused order.
     pub discarded: Vec<Discarded>,
-    /// Things the caller should know (how many were discarded; `[来源质量不足]`).
+    /// Things the caller should know (how many were discarded; `[low source quality]`).
     pub warnings: Vec<String>,
 }
 
