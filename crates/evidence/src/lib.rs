@@ -48,7 +48,7 @@
 //!   (`ferret.research.v1`); each step callable on its own.
 //! - [`presentation`]: a search response shown by size — a list (≤ 5),
 //!   themes (6–15), or themes plus the top 5 — with conflicting sources
-//!   flagged (`[冲突]`, `[T1 与社区冲突]`); `ferret.presentation.v1` and
+//!   flagged (`[conflict]`, `[T1 vs community]`); `ferret.presentation.v1` and
 //!   Markdown.
 
 pub mod citations;

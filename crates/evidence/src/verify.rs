@@ -434,19 +434,30 @@ impl Assessment {
 pub fn assess(input: &VerifyInput<'_>) -> Assessment {
     let text = normalize_whitespace(input.text);
     let title = normalize_whitespace(input.title.unwrap_or_default());
-    let text_chars = text.chars().count();
-    let title_chars = title.chars().count();
     let markers = find_markers(&format!("{title}\n{text}"));
+    let mut score = score_parts(input, text.chars().count(), title.chars().count(), &markers);
+    let (verdict, reason) = verdict_of(input, &markers, &mut score);
+    Assessment {
+        verdict,
+        ok: verdict.is_ok(),
+        score,
+        markers,
+        reason,
+    }
+}
 
+/// The score, part by part: length, density, title, metadata and source
+/// trust, less the markers' penalties.
+fn score_parts(
+    input: &VerifyInput<'_>,
+    text_chars: usize,
+    title_chars: usize,
+    markers: &[Marker],
+) -> ScoreBreakdown {
     let density_ratio = match input.raw_chars {
         Some(raw) if raw > 0 => (text_chars as f64 / raw as f64).clamp(0.0, 1.0),
-        _ => {
-            if text_chars > 0 {
-                1.0
-            } else {
-                0.0
-            }
-        }
+        _ if text_chars > 0 => 1.0,
+        _ => 0.0,
     };
     let length = (text_chars / CHARS_PER_LENGTH_POINT).min(LENGTH_MAX_POINTS as usize) as u32;
     let density =
@@ -460,7 +471,7 @@ pub fn assess(input: &VerifyInput<'_>) -> Assessment {
     let trust = input.source.trust();
     let raw_score = length + density + title_points + meta + trust;
     let marker_penalty: u32 = markers.iter().map(|m| m.kind.penalty()).sum();
-    let mut score = ScoreBreakdown {
+    ScoreBreakdown {
         length,
         density,
         title: title_points,
@@ -472,10 +483,20 @@ pub fn assess(input: &VerifyInput<'_>) -> Assessment {
         density_ratio,
         meta_count: input.meta_count,
         zeroed_by_status: false,
-    };
-    let has = |kind: MarkerKind| markers.iter().any(|m| m.kind == kind);
+    }
+}
 
-    let (verdict, reason) = if input.unsupported_content {
+/// The verdict and its reason, first rule that applies: unsupported
+/// content, an HTTP error status (score zeroed), a marker on a short page,
+/// a JavaScript shell, degenerate text, then the score thresholds.
+fn verdict_of(
+    input: &VerifyInput<'_>,
+    markers: &[Marker],
+    score: &mut ScoreBreakdown,
+) -> (Verdict, String) {
+    let has = |kind: MarkerKind| markers.iter().any(|m| m.kind == kind);
+    let text_chars = score.text_chars;
+    if input.unsupported_content {
         score.total = 0;
         (Verdict::Unsupported, "unsupported-content-type".to_string())
     } else if let Some(status) = input.status.filter(|s| *s >= 400) {
@@ -508,13 +529,6 @@ pub fn assess(input: &VerifyInput<'_>) -> Assessment {
         (Verdict::WeakOk, format!("score≥{WEAK_OK_MIN_SCORE}"))
     } else {
         (Verdict::Blocked, format!("score<{WEAK_OK_MIN_SCORE}"))
-    };
-    Assessment {
-        verdict,
-        ok: verdict.is_ok(),
-        score,
-        markers,
-        reason,
     }
 }
 

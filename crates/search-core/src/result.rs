@@ -46,7 +46,10 @@ pub struct Scores {
     /// A goggle's adjustment, when a goggle was applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goggle: Option<f64>,
-    /// The final score the results are ordered by.
+    /// The final score the results are ordered by: fusion's
+    /// `share · rrf / rrf_max + (1 − share) · intent` (0–1), or, once a
+    /// goggle has ranked the results (`goggle` is `Some`), the goggle's
+    /// final score on its own scale (see [`crate::goggles`]).
     #[serde(rename = "final")]
     pub final_score: f64,
 }
@@ -94,7 +97,7 @@ pub struct SearchResult {
     /// Results folded into this one as near-duplicates.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub near_duplicates: Vec<NearDuplicate>,
-    /// Flags for people and models, e.g. `[T1 与社区冲突]`.
+    /// Flags for people and models, e.g. `[T1 vs community]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     /// Where the result came from and what may be done with it.

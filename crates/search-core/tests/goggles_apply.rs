@@ -1,5 +1,5 @@
 //! Applying a goggle to fused results: FinalScore (−position + goggle
-//! weight + source weight), ties, discards kept aside, `[来源质量不足]`,
+//! weight + source weight), ties, discards kept aside, `[low source quality]`,
 //! the conflict flags, and the goggle option of the search pipeline.
 
 use chrono::{TimeZone, Utc};

@@ -41,8 +41,8 @@
 //!
 //! Source tiers come from [`ferret_core::authority`] (via
 //! [`SourceTier::from_url`]). A T1 result that disagrees with two or more
-//! lower-tier results gives one `[T1 vs Community]` conflict, with the T1
-//! result kept; any other disagreeing pair is `[Conflict]` (T1 over a
+//! lower-tier results gives one `[T1 vs community]` conflict, with the T1
+//! result kept; any other disagreeing pair is `[conflict]` (T1 over a
 //! single lower tier: the T1 result is kept; equal tiers: neither).
 //! Conflicting results carry the flag too.
 //!
@@ -67,11 +67,12 @@ mod themes;
 /// The schema name of [`Presentation`].
 pub const PRESENTATION_SCHEMA: &str = "ferret.presentation.v1";
 
-/// The flag of a tier-1 source contradicted by two or more lower tiers.
-pub const T1_VS_COMMUNITY_FLAG: &str = "[T1 vs Community]";
+/// The flag of a tier-1 source contradicted by two or more lower tiers
+/// (the goggles' flag: one spelling for both).
+pub const T1_VS_COMMUNITY_FLAG: &str = ferret_core::goggles::FLAG_T1_VS_COMMUNITY;
 
-/// The flag of any other conflict.
-pub const CONFLICT_FLAG: &str = "[Conflict]";
+/// The flag of any other conflict (the goggles' flag).
+pub const CONFLICT_FLAG: &str = ferret_core::goggles::FLAG_CONFLICT;
 
 /// How a result set is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -161,9 +162,9 @@ pub struct Theme {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictKind {
-    /// A T1 source against two or more lower tiers (`[T1 vs Community]`).
+    /// A T1 source against two or more lower tiers (`[T1 vs community]`).
     TierOneVsCommunity,
-    /// Any other pair that disagrees (`[Conflict]`).
+    /// Any other pair that disagrees (`[conflict]`).
     Disagreement,
 }
 
@@ -172,7 +173,7 @@ pub enum ConflictKind {
 pub struct Conflict {
     /// The rule.
     pub kind: ConflictKind,
-    /// `[T1 vs Community]` or `[Conflict]`.
+    /// `[T1 vs community]` or `[conflict]`.
     pub flag: String,
     /// The results, by rank (the T1 one first for
     /// [`ConflictKind::TierOneVsCommunity`]).

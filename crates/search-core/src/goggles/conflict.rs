@@ -1,5 +1,5 @@
 //! "Do these two results disagree?" — the simple, documented heuristic
-//! behind the FinalScore's conflict flags (`[T1 与社区冲突]`, `[冲突]`).
+//! behind the FinalScore's conflict flags (`[T1 vs community]`, `[conflict]`).
 //!
 //! Two results **disagree** when they are about the same subject and either
 //! their titles differ in polarity or they give different numbers for the
