@@ -169,6 +169,9 @@ impl<'a> Builder<'a> {
     /// the hits, not copied).
     fn texts(&self, refs: &[HitRef]) -> (&'a Text, &'a Text) {
         let first = self.hit(&refs[0]);
+        if refs.len() == 1 {
+            return (&first.title, &first.snippet);
+        }
         let (mut title, mut snippet) = (Longest::new(&first.title), Longest::new(&first.snippet));
         for r in &refs[1..] {
             title.offer(&self.hit(r).title);

@@ -34,6 +34,7 @@ const CLASS: [u8; 128] = {
 /// `f(start, end, hash)` for each word of the ASCII text `text`, in order:
 /// its byte range (letters may be uppercase) and the
 /// [`super::token_hash`] of the word lowercased.
+#[inline]
 pub(super) fn words(text: &str, mut f: impl FnMut(usize, usize, u64)) {
     let bytes = text.as_bytes();
     let class = |i: usize| CLASS[usize::from(bytes[i] & 0x7F)];

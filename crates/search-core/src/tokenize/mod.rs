@@ -181,6 +181,7 @@ pub(crate) struct Tokenizer {
 impl Tokenizer {
     /// Call `f` for every token of `text`, in order; returns how many
     /// characters `text` has (counted on the way).
+    #[inline]
     pub(crate) fn for_each(&mut self, text: &str, mut f: impl FnMut(Tok<'_>)) -> usize {
         if text.is_ascii() {
             ascii::words(text, |start, end, hash| {

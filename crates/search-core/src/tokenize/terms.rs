@@ -35,7 +35,7 @@ impl<'a> QueryTerms<'a> {
     }
 
     /// Mark in `found` the term `token` is, if any.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn mark(&self, token: &Tok<'_>, found: &mut [bool]) {
         if self.filter & (1 << (token.hash & 63)) == 0 {
             return;
