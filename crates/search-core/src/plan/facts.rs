@@ -427,7 +427,11 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
         out.iter()
             .any(|s| s.span.start < r.end && r.start < s.span.end)
     };
-    for (re, shape) in DATE_RES.iter() {
+    // Dates, times and digit numbers all hold an ASCII digit; a pattern
+    // is read with captures only where it matches at all (captures cost
+    // far more than a match test).
+    let digits = text.bytes().any(|b| b.is_ascii_digit());
+    for (re, shape) in DATE_RES.iter().filter(|(re, _)| digits && re.is_match(text)) {
         for caps in re.captures_iter(text) {
             let m = caps.get(0).expect("group 0");
             if taken(&out, &m.range()) {
@@ -446,7 +450,12 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
             }
         }
     }
-    for caps in TIME_RE.captures_iter(text) {
+    let times = if digits && TIME_RE.is_match(text) {
+        TIME_RE.captures_iter(text).collect()
+    } else {
+        Vec::new()
+    };
+    for caps in times {
         let m = caps.get(0).expect("group 0");
         if taken(&out, &m.range()) {
             continue;
@@ -461,7 +470,9 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
             span: m.range(),
         });
     }
-    digit_numbers(text, &mut out);
+    if digits {
+        digit_numbers(text, &mut out);
+    }
     word_numbers(text, &mut out);
     cjk_numbers(text, &mut out);
     let names: Vec<Spanned> = names_of(text)
