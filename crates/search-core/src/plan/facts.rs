@@ -431,7 +431,10 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
     // is read with captures only where it matches at all (captures cost
     // far more than a match test).
     let digits = text.bytes().any(|b| b.is_ascii_digit());
-    for (re, shape) in DATE_RES.iter().filter(|(re, _)| digits && re.is_match(text)) {
+    for (re, shape) in DATE_RES
+        .iter()
+        .filter(|(re, _)| digits && re.is_match(text))
+    {
         for caps in re.captures_iter(text) {
             let m = caps.get(0).expect("group 0");
             if taken(&out, &m.range()) {
