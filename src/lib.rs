@@ -5,7 +5,7 @@
 //! what they say, and decide whether the evidence is sufficient.
 //!
 //! Start with [`Ferret::builder`]: add engines (each behind its default layer
-//! stack), optionally a cache, then [`Ferret::search`]. [`env`] builds the
+//! stack), optionally a cache, then [`Ferret::search`]. [`env`](mod@env) builds the
 //! engines an environment configures (`BRAVE_API_KEY`, …).
 //!
 //! This facade re-exports the workspace's crates:
@@ -16,7 +16,7 @@
 //!   breaker, throttle, concurrency limit, single-flight, cache), caches and
 //!   record/replay.
 //!
-//! Its own modules: [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`]
+//! Its own modules: [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`](mod@env)
 //! (engines from environment variables), [`error`] ([`FerretError`]).
 
 pub mod builder;

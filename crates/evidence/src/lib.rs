@@ -3,7 +3,7 @@
 //! Turns a URL into trustworthy text: fetched safely, extracted well, judged
 //! honestly.
 //!
-//! - [`extract`]: main-content extraction from HTML (title, byline, date,
+//! - [`extract`](mod@extract): main-content extraction from HTML (title, byline, date,
 //!   main text with paragraph structure, language, links, JSON-LD; text and
 //!   Markdown output).
 //! - [`fetch`]: the adaptive fetch ladder — public endpoints (GitHub,

@@ -204,7 +204,7 @@ impl AdmittedEntry {
 ///
 /// Backends implement the four required methods; writes reach them only as
 /// [`AdmittedEntry`]s, so no backend can hold login data. Write with
-/// [`SearchCacheExt::put`]. Run [`conformance::check_backend`] against every
+/// [`SearchCacheExt::put`]. Run [`conformance::CacheConformance::check`] against every
 /// backend.
 #[async_trait]
 pub trait SearchCache: Send + Sync + Debug {

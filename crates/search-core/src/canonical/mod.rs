@@ -12,7 +12,7 @@
 //! by [`unwrap_redirect`], repeatedly when one wraps another.
 //!
 //! Plain URLs (`http(s)://host/path`, a plain query or none, no host of
-//! the redirect table) take a fast path ([`fast`]) that builds the key by
+//! the redirect table) take a fast path (`fast`) that builds the key by
 //! slicing instead of parsing; a proptest checks that it answers exactly
 //! what the parsing path does.
 //!

@@ -3,15 +3,15 @@
 //!
 //! [`fuse`] is a plain pipeline of five steps, each in its own module:
 //!
-//! 1. **keys** ([`keys`]): every hit's merge key, its canonical URL
+//! 1. **keys** (`keys`): every hit's merge key, its canonical URL
 //!    ([`crate::canonical::canonical_url`]). A hit whose URL has no
 //!    canonical form is listed in [`Fused::unresolvable`] with the reason —
 //!    never dropped silently.
-//! 2. **group** ([`group`]): hits with the same key (and, for login hits
+//! 2. **group** (`group`): hits with the same key (and, for login hits
 //!    that may not merge, the same isolation) form one group, in source
 //!    order: best rank, then engine and sub-query name, then content, never
 //!    input position.
-//! 3. **build** ([`build`]): each group becomes a result, from separate
+//! 3. **build** (`build`): each group becomes a result, from separate
 //!    components:
 //!    - *RRF*: for each (engine, sub-query) pair that returned the URL, its
 //!      best rank `r` adds `w_engine / (k + r)`; `k` defaults to 60 and the
@@ -30,7 +30,7 @@
 //!      query has no terms); `freshness` is [`crate::freshness::freshness`];
 //!      `authority` is [`crate::authority::AuthorityScorer::score`] with the
 //!      domain boosts.
-//! 4. **order** ([`order`]): `intent = (w_k·keyword + w_f·freshness +
+//! 4. **order** (`order`): `intent = (w_k·keyword + w_f·freshness +
 //!    w_a·authority) / (w_k + w_f + w_a)` with the plan's [`Weights`], and
 //!
 //!    ```text
@@ -40,7 +40,7 @@
 //!    where `rrf_max` is the largest `rrf` of this fusion. Results are
 //!    ordered by one total comparison: `final` descending, `rrf`
 //!    descending, best rank, canonical URL, then mergeable before isolated.
-//! 5. **cluster** ([`cluster`]): near-duplicates ([`crate::near_dup`]) are
+//! 5. **cluster** (`cluster`): near-duplicates ([`crate::near_dup`]) are
 //!    folded into the best-ordered member of each cluster.
 //!
 //! Every component is kept in [`Scores`] (`rrf`, `keyword`, `freshness`,

@@ -8,12 +8,12 @@
 //!   `node.js` stay one token; a trailing `.` or `'` is not) and CJK runs
 //!   as overlapping character bigrams (a one-character run is one token).
 //! - [`token_hash`] is the 64-bit hash of a token's text.
-//! - [`Tokenizer`] hands the same tokens, with their hashes, to a callback
+//! - `Tokenizer` hands the same tokens, with their hashes, to a callback
 //!   without allocating per token. ASCII text takes the one fast path
-//!   ([`ascii`]): a byte-class scan that hashes each word from the text's
+//!   (`ascii`): a byte-class scan that hashes each word from the text's
 //!   bytes, lowercased as it loads them. A proptest checks it against the
 //!   definition.
-//! - [`terms`] finds a query's terms among a text's tokens.
+//! - `terms` finds a query's terms among a text's tokens.
 
 mod ascii;
 pub(crate) mod terms;
@@ -107,7 +107,7 @@ pub(crate) fn fold_mul(a: u64, b: u64) -> u64 {
 }
 
 /// The 64-bit hash of a token: its bytes in 16-byte chunks (two
-/// little-endian words, zero-padded), each folded in with [`fold_mul`],
+/// little-endian words, zero-padded), each folded in with `fold_mul`,
 /// the length mixed in first. Token bytes are never zero, so the padding
 /// cannot make two tokens alike.
 pub fn token_hash(token: &str) -> u64 {
@@ -146,7 +146,7 @@ fn le_word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default())
 }
 
-/// One token as [`Tokenizer`] hands it out.
+/// One token as `Tokenizer` hands it out.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tok<'t> {
     /// A CJK character bigram (or single character), not a word.
@@ -290,7 +290,7 @@ mod tests {
 
     use super::*;
 
-    /// The tokens and hashes [`Tokenizer`] hands out, lowercased.
+    /// The tokens and hashes `Tokenizer` hands out, lowercased.
     fn streamed(text: &str) -> Vec<(Token, u64)> {
         let mut out = Vec::new();
         Tokenizer::default().for_each(text, |t| {

@@ -599,7 +599,7 @@ impl CircuitBreakerLayer {
     }
 
     /// Breakers keeping state in `store` (e.g. a
-    /// [`RedisBreakerStore`](crate::layers::RedisBreakerStore) shared by a
+    /// [`RedisBreakerStore`] shared by a
     /// fleet).
     pub fn with_store(store: Arc<dyn BreakerStore>) -> Self {
         CircuitBreakerLayer {
