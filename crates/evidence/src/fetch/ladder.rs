@@ -97,16 +97,11 @@ impl<'a> Run<'a> {
             candidate.assessment.verdict,
             candidate.assessment.score.total
         );
-        self.warnings.push(Warning::new(
+        self.escalate_from_endpoint(
             WarningCode::PublicEndpointNotOk,
-            detail.clone(),
-        ));
-        self.next_escalation = Some(Escalation {
-            from: Source::PublicEndpoint,
-            to: Source::Fetch,
-            reason: EscalationReason::EndpointNotOk,
+            EscalationReason::EndpointNotOk,
             detail,
-        });
+        );
         self.candidates.push(candidate);
         None
     }
@@ -128,14 +123,26 @@ impl<'a> Run<'a> {
             t0,
             &ENDPOINT_READ,
         );
-        self.warnings.push(Warning::new(
+        self.escalate_from_endpoint(
             WarningCode::PublicEndpointFailed,
-            detail.clone(),
-        ));
+            EscalationReason::EndpointFailed,
+            detail,
+        );
+    }
+
+    /// Warn with `code` and escalate from the public endpoint to plain
+    /// HTTP for `reason`.
+    fn escalate_from_endpoint(
+        &mut self,
+        code: WarningCode,
+        reason: EscalationReason,
+        detail: String,
+    ) {
+        self.warnings.push(Warning::new(code, detail.clone()));
         self.next_escalation = Some(Escalation {
             from: Source::PublicEndpoint,
             to: Source::Fetch,
-            reason: EscalationReason::EndpointFailed,
+            reason,
             detail,
         });
     }
