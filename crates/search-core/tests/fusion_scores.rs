@@ -132,7 +132,7 @@ fn the_table_matches_the_reference_authority_json() {
         }
     }
     assert_eq!(json["tier4_default_score"].as_f64(), Some(DEFAULT_SCORE));
-    // Every upstream domain is in our table (cloud.google.com once).
+    // Every domain of the reference file is in the table (cloud.google.com once).
     assert_eq!(
         TIER_DOMAINS.len(),
         count - 2,

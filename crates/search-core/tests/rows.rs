@@ -363,7 +363,7 @@ fn an_empty_rows_array_is_warned_about() {
 }
 
 #[test]
-fn dropped_rows_serialise_with_the_seed_reason_names() {
+fn dropped_rows_serialise_with_their_documented_reason_names() {
     let rows =
         norm(json!([{"url": "x"}, {"url": "https://a.example/"}, {"url": "https://a.example/"}]));
     let json = serde_json::to_value(&rows.dropped).unwrap();

@@ -529,7 +529,7 @@ fn profile_weights_sum_to_one() {
 }
 
 #[test]
-fn seed_alternate_windows_are_chosen_by_cues() {
+fn alternate_windows_are_chosen_by_cues() {
     assert_eq!(
         profile(Intent::Status).alternate_freshness,
         Some(Freshness::Pm)

@@ -809,7 +809,7 @@ fn plan_round_trips_through_json_with_the_schema_name() {
 }
 
 #[test]
-fn focused_purposes_use_the_seed_vocabulary() {
+fn focused_purposes_serialise_as_their_documented_names() {
     for (p, name) in [
         (FocusedPurpose::Discovery, "discovery"),
         (FocusedPurpose::Verification, "verification"),
