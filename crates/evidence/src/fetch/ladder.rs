@@ -73,21 +73,7 @@ impl<'a> Run<'a> {
     ) -> Option<Candidate> {
         let api_url = ep.api_url.clone();
         let reading = endpoint_reading(ep, page_url, self.options);
-        let assessment = reading.assess(false);
-        self.attempt(
-            Source::PublicEndpoint,
-            &api_url,
-            Some(assessment.verdict),
-            outcome_of(&assessment),
-            target.label(),
-            t0,
-            &reading.provenance,
-        );
-        let candidate = Candidate {
-            reading,
-            assessment,
-            escalation: None,
-        };
+        let candidate = self.record_read(reading, &api_url, target.label(), t0, None);
         if candidate.assessment.ok {
             return Some(candidate);
         }
@@ -169,6 +155,33 @@ impl<'a> Run<'a> {
             elapsed_ms: elapsed_ms(since),
             provenance: provenance.clone(),
         });
+    }
+
+    /// A finished reading assessed strictly, recorded as an attempt at
+    /// `url` (by the reading's source) and made a candidate.
+    fn record_read(
+        &mut self,
+        reading: Reading,
+        url: &str,
+        detail: impl Into<String>,
+        since: Instant,
+        escalation: Option<Escalation>,
+    ) -> Candidate {
+        let assessment = reading.assess(false);
+        self.attempt(
+            reading.source,
+            url,
+            Some(assessment.verdict),
+            outcome_of(&assessment),
+            detail,
+            since,
+            &reading.provenance,
+        );
+        Candidate {
+            reading,
+            assessment,
+            escalation,
+        }
     }
 
     /// The envelope for the chosen candidate; an error status becomes
@@ -392,21 +405,8 @@ impl Fetcher {
             .browser_step(url, run.options)
             .await
             .inspect_err(|e| tracing::debug!(error = %e, "browser step failed"))?;
-        let assessment = reading.assess(false);
-        run.attempt(
-            reading.source,
-            url.as_str(),
-            Some(assessment.verdict),
-            outcome_of(&assessment),
-            "browser mode required",
-            t0,
-            &reading.provenance,
-        );
-        run.finish(Candidate {
-            reading,
-            assessment,
-            escalation: None,
-        })
+        let candidate = run.record_read(reading, url.as_str(), "browser mode required", t0, None);
+        run.finish(candidate)
     }
 
     /// The site API that serves `url`, when both the options and the
@@ -612,21 +612,8 @@ impl Fetcher {
         );
         match self.browser_step(url, run.options).await {
             Ok(reading) => {
-                let assessment = reading.assess(false);
-                run.attempt(
-                    reading.source,
-                    url.as_str(),
-                    Some(assessment.verdict),
-                    outcome_of(&assessment),
-                    format!("escalated: {}", escalation.reason),
-                    t0,
-                    &reading.provenance,
-                );
-                Some(Candidate {
-                    reading,
-                    assessment,
-                    escalation: Some(escalation),
-                })
+                let detail = format!("escalated: {}", escalation.reason);
+                Some(run.record_read(reading, url.as_str(), detail, t0, Some(escalation)))
             }
             Err(e) => {
                 run.attempt(
