@@ -423,21 +423,31 @@ static CJK_NUMBER_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// `2019` in `March 3, 2019` is not also a number).
 pub fn facts_of(text: &str) -> Vec<Spanned> {
     let mut out: Vec<Spanned> = Vec::new();
-    let taken = |out: &[Spanned], r: &Range<usize>| {
-        out.iter()
-            .any(|s| s.span.start < r.end && r.start < s.span.end)
-    };
-    // Dates, times and digit numbers all hold an ASCII digit; a pattern
-    // is read with captures only where it matches at all (captures cost
-    // far more than a match test).
-    let digits = text.bytes().any(|b| b.is_ascii_digit());
-    for (re, shape) in DATE_RES
-        .iter()
-        .filter(|(re, _)| digits && re.is_match(text))
-    {
+    // Dates, times and digit numbers all hold an ASCII digit.
+    if text.bytes().any(|b| b.is_ascii_digit()) {
+        dates(text, &mut out);
+        times(text, &mut out);
+        digit_numbers(text, &mut out);
+    }
+    word_numbers(text, &mut out);
+    cjk_numbers(text, &mut out);
+    let names: Vec<Spanned> = names_of(text)
+        .into_iter()
+        .filter(|n| !overlaps(&out, &n.span))
+        .collect();
+    out.extend(names);
+    out.sort_by_key(|s| s.span.start);
+    out
+}
+
+/// The dates of `text`, each date pattern in order. A pattern is read with
+/// captures only where it matches at all (captures cost far more than a
+/// match test).
+fn dates(text: &str, out: &mut Vec<Spanned>) {
+    for (re, shape) in DATE_RES.iter().filter(|(re, _)| re.is_match(text)) {
         for caps in re.captures_iter(text) {
             let m = caps.get(0).expect("group 0");
-            if taken(&out, &m.range()) {
+            if overlaps(out, &m.range()) {
                 continue;
             }
             if let Some((year, month, day)) = date_of(&caps, *shape) {
@@ -453,14 +463,16 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
             }
         }
     }
-    let times = if digits && TIME_RE.is_match(text) {
-        TIME_RE.captures_iter(text).collect()
-    } else {
-        Vec::new()
-    };
-    for caps in times {
+}
+
+/// The clock times (`06:40`) of `text` not inside a date.
+fn times(text: &str, out: &mut Vec<Spanned>) {
+    if !TIME_RE.is_match(text) {
+        return;
+    }
+    for caps in TIME_RE.captures_iter(text) {
         let m = caps.get(0).expect("group 0");
-        if taken(&out, &m.range()) {
+        if overlaps(out, &m.range()) {
             continue;
         }
         let h: u32 = caps[1].parse().unwrap_or(0);
@@ -473,18 +485,6 @@ pub fn facts_of(text: &str) -> Vec<Spanned> {
             span: m.range(),
         });
     }
-    if digits {
-        digit_numbers(text, &mut out);
-    }
-    word_numbers(text, &mut out);
-    cjk_numbers(text, &mut out);
-    let names: Vec<Spanned> = names_of(text)
-        .into_iter()
-        .filter(|n| !taken(&out, &n.span))
-        .collect();
-    out.extend(names);
-    out.sort_by_key(|s| s.span.start);
-    out
 }
 
 fn overlaps(out: &[Spanned], r: &Range<usize>) -> bool {
@@ -493,6 +493,9 @@ fn overlaps(out: &[Spanned], r: &Range<usize>) -> bool {
 }
 
 fn digit_numbers(text: &str, out: &mut Vec<Spanned>) {
+    if !NUMBER_RE.is_match(text) {
+        return;
+    }
     for caps in NUMBER_RE.captures_iter(text) {
         let whole = caps.get(0).expect("group 0");
         let num = caps.name("num").expect("num");

@@ -15,6 +15,9 @@ pub(crate) struct QueryTerms<'a> {
     /// Bit `h % 64` set for each term hash `h`: most tokens are no term and
     /// are dismissed by one test.
     filter: u64,
+    /// Which terms are one CJK character (never a bigram token: looked for
+    /// as a substring).
+    single_cjk: Vec<bool>,
 }
 
 impl<'a> QueryTerms<'a> {
@@ -26,6 +29,10 @@ impl<'a> QueryTerms<'a> {
             terms,
             filter: hashes.iter().fold(0, |f, h| f | (1 << (h & 63))),
             hashes,
+            single_cjk: terms
+                .iter()
+                .map(|t| t.chars().count() == 1 && has_cjk(t))
+                .collect(),
         }
     }
 
@@ -59,8 +66,13 @@ impl<'a> QueryTerms<'a> {
         if self.terms.is_empty() {
             return (0.5, 0);
         }
-        for (term, f) in self.terms.iter().zip(found.iter_mut()) {
-            if !*f && term.chars().count() == 1 && has_cjk(term) {
+        for ((term, f), &single) in self
+            .terms
+            .iter()
+            .zip(found.iter_mut())
+            .zip(&self.single_cjk)
+        {
+            if !*f && single {
                 *f = texts.iter().any(|t| t.contains(term.as_str()));
             }
         }
