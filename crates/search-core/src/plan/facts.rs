@@ -211,40 +211,6 @@ pub struct Spanned {
     pub span: Range<usize>,
 }
 
-const MONTHS: &[(&str, u8)] = &[
-    ("january", 1),
-    ("february", 2),
-    ("march", 3),
-    ("april", 4),
-    ("may", 5),
-    ("june", 6),
-    ("july", 7),
-    ("august", 8),
-    ("september", 9),
-    ("october", 10),
-    ("november", 11),
-    ("december", 12),
-    ("jan", 1),
-    ("feb", 2),
-    ("mar", 3),
-    ("apr", 4),
-    ("jun", 6),
-    ("jul", 7),
-    ("aug", 8),
-    ("sep", 9),
-    ("sept", 9),
-    ("oct", 10),
-    ("nov", 11),
-    ("dec", 12),
-];
-
-/// The number of an English month name or abbreviation (`March`, `mar.`,
-/// `sept` → 3, 3, 9), any case.
-pub fn month_of(word: &str) -> Option<u8> {
-    let w = word.trim_end_matches('.').to_ascii_lowercase();
-    MONTHS.iter().find(|(m, _)| *m == w).map(|(_, n)| *n)
-}
-
 const MONTH_RE: &str = r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?";
 
 /// Dates, most specific spellings first.
@@ -315,7 +281,12 @@ fn date_of(
     shape: DateShape,
 ) -> Option<(Option<i32>, Option<u8>, Option<u8>)> {
     let num = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<i64>().ok());
-    let mon = |i: usize| caps.get(i).and_then(|m| month_of(m.as_str()));
+    // The pattern only captures month words, which the one month table reads.
+    let mon = |i: usize| {
+        caps.get(i)
+            .and_then(|m| crate::dates::month_number(m.as_str()))
+            .map(|n| n as u8)
+    };
     let (y, m, d) = match shape {
         DateShape::Ymd => (num(1), num(2).map(|v| v as u8), num(3).map(|v| v as u8)),
         DateShape::Ym => (num(1), num(2).map(|v| v as u8), None),
