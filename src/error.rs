@@ -27,6 +27,9 @@ pub enum FerretError {
     /// The local index could not be opened or updated.
     #[error("local index: {0}")]
     LocalIndex(String),
+    /// The fetcher or its browser could not be set up.
+    #[error("fetcher: {0}")]
+    Browser(String),
     /// A file or directory could not be used.
     #[error("{path}: {message}")]
     Io {

@@ -16,12 +16,17 @@
 //!   breaker, throttle, concurrency limit, single-flight, cache), caches and
 //!   record/replay.
 //!
-//! Its own modules: [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`](mod@env)
-//! (engines from environment variables), [`error`] ([`FerretError`]).
+//! Its own modules: [`agent`] (the tools for agents: definitions, one
+//! dispatcher, answers sized for a model), [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`](mod@env)
+//! (engines from environment variables), [`error`] ([`FerretError`]),
+//! [`setup`] (everything the environment configures: engines, the local
+//! index seeded from the embedded user guide, the cache, the fetcher).
 
+pub mod agent;
 pub mod builder;
 pub mod env;
 pub mod error;
+pub mod setup;
 
 pub use builder::{Ferret, FerretBuilder};
 pub use error::FerretError;

@@ -3,11 +3,9 @@
 //! `FERRET_HOME`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use ferret::engines::cache::SearchCache;
-use ferret::{Ferret, FerretBuilder};
+use ferret::Ferret;
 
 /// What the CLI's engines are built from.
 pub struct Setup {
@@ -23,116 +21,39 @@ pub struct Setup {
 
 /// Read an environment variable (empty counts as unset).
 pub fn env(key: &str) -> Option<String> {
-    std::env::var(key).ok().filter(|v| !v.trim().is_empty())
+    ferret::setup::env_var(key)
 }
 
 /// `FERRET_HOME`, else `~/.local/share/ferret`.
 pub fn home() -> Result<PathBuf, String> {
-    ferret::env::ferret_home(env)
-        .ok_or_else(|| "set FERRET_HOME (or HOME) so Ferret knows where to keep its data".into())
+    ferret::setup::home().map_err(|e| e.to_string())
 }
 
-/// Ferret's own user guide, which seeds an empty local index.
-pub const USER_GUIDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
-
-/// The engines, cache and timeouts for a search. `timeout` is the global
-/// deadline in seconds. `quiet` suppresses notes on stderr.
+/// The engines, cache and timeouts for a search ([`ferret::setup::configured`]).
+/// `timeout` is the global deadline in seconds. `quiet` suppresses notes on
+/// stderr (warnings are always printed).
 pub async fn build(timeout: Option<f64>, quiet: bool) -> Result<Setup, String> {
-    let found = ferret::env::engines_from_env(env).map_err(|e| e.to_string())?;
-    let home = home()?;
-    std::fs::create_dir_all(&home)
-        .map_err(|e| format!("cannot create FERRET_HOME {}: {e}", home.display()))?;
-    let mut builder: FerretBuilder = Ferret::builder();
-    #[cfg(feature = "local-index")]
-    let mut local = None;
-    #[cfg(feature = "local-index")]
-    match open_local_index(&home, quiet).await {
-        Ok(index) => {
-            local = Some(index.clone());
-            builder = builder.engine(index);
-        }
-        Err(e) => eprintln!("ferret: warning: local index unavailable: {e}"),
-    }
-    #[cfg(not(feature = "local-index"))]
-    let _ = quiet;
-    builder = builder.engines(found.engines);
-    if let Some(t) = timeout {
-        builder = builder.deadline(Duration::from_secs_f64(t));
-    }
-    if let Some(cache) = open_cache(&home).await? {
-        builder = builder.cache(cache);
-    }
-    #[cfg(feature = "redis")]
-    if let Some(url) = env("FERRET_REDIS_URL") {
-        match ferret::engines::layers::RedisBreakerStore::connect(&url).await {
-            Ok(store) => builder = builder.breaker_store(Arc::new(store)),
-            Err(e) => eprintln!("ferret: warning: shared circuit-breaker state unavailable: {e}"),
-        }
-    }
-    let ferret = builder.build().map_err(|e| e.to_string())?;
-    Ok(Setup {
-        ferret,
-        notes: found.notes,
-        #[cfg(feature = "local-index")]
-        local,
-    })
-}
-
-/// The search cache: Redis when `FERRET_REDIS_URL` is set (feature
-/// `redis`), else SQLite at `$FERRET_HOME/cache.db` (feature `sqlite`).
-/// `FERRET_NO_CACHE=1` turns caching off. A cache that cannot be opened is
-/// a warning, never a failed search.
-async fn open_cache(home: &std::path::Path) -> Result<Option<Arc<dyn SearchCache>>, String> {
-    if env("FERRET_NO_CACHE").is_some_and(|v| ferret::env::truthy(&v)) {
-        return Ok(None);
-    }
-    #[cfg(feature = "redis")]
-    if let Some(url) = env("FERRET_REDIS_URL") {
-        match ferret::engines::cache::redis::RedisCache::connect(&url).await {
-            Ok(c) => return Ok(Some(Arc::new(c))),
-            Err(e) => eprintln!("ferret: warning: Redis cache unavailable ({e}); using SQLite"),
-        }
-    }
-    #[cfg(feature = "sqlite")]
-    {
-        let path = home.join("cache.db");
-        match ferret::engines::cache::sqlite::SqliteCache::open(&path) {
-            Ok(c) => return Ok(Some(Arc::new(c))),
-            Err(e) => eprintln!("ferret: warning: cache {} unavailable: {e}", path.display()),
-        }
-    }
-    let _ = home;
-    Ok(None)
-}
-
-/// How long a process waits for another one that is seeding the index.
-#[cfg(feature = "local-index")]
-const SEED_WAIT: Duration = Duration::from_secs(60);
-
-/// The local index at `$FERRET_HOME/index`. When it is empty, it is seeded
-/// from Ferret's user guide so that a fresh offline machine answers from
-/// something real, and the user is told so. Concurrent first runs wait for
-/// the one that seeds (a lock beside the index).
-#[cfg(feature = "local-index")]
-pub async fn open_local_index(
-    home: &std::path::Path,
-    quiet: bool,
-) -> Result<ferret::engines::local_index::LocalIndex, String> {
-    use ferret::engines::local_index::LocalIndex;
-    let guide = std::path::Path::new(USER_GUIDE_DIR);
-    let (index, report) = LocalIndex::open_seeded(home.join("index"), guide, SEED_WAIT)
+    let deadline = timeout.map(Duration::from_secs_f64);
+    let configured = ferret::setup::configured(deadline)
         .await
         .map_err(|e| e.to_string())?;
-    if let Some(report) = report
+    for warning in &configured.warnings {
+        eprintln!("ferret: warning: {warning}");
+    }
+    if let Some((pages, guide)) = &configured.seeded
         && !quiet
     {
         eprintln!(
-            "· the local index was empty: seeded it with Ferret's user guide ({} pages from {}); add your own folders with `ferret index add <dir>`",
-            report.documents,
+            "· the local index was empty: seeded it with Ferret's user guide ({pages} pages from {}); add your own folders with `ferret index add <dir>`",
             guide.display()
         );
     }
-    Ok(index)
+    Ok(Setup {
+        ferret: configured.ferret,
+        notes: configured.notes,
+        #[cfg(feature = "local-index")]
+        local: configured.local,
+    })
 }
 
 /// Which browser a command may open: `--runtime`, `--profile` (and its
@@ -181,13 +102,11 @@ pub enum ProfileArg {
 impl BrowserChoice {
     /// The Chromium configuration: the environment, then these flags.
     pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, String> {
-        use ferret::browser::{ChromiumConfig, RuntimeChoice};
+        use ferret::browser::RuntimeChoice;
         if self.persistent && self.profile == Some(ProfileArg::Ephemeral) {
             return Err("--persistent and --profile ephemeral contradict each other".into());
         }
-        let mut config = ChromiumConfig::from_env()
-            .map_err(|e| e.to_string())?
-            .home(home()?);
+        let mut config = ferret::setup::browser_from_env().map_err(|e| e.to_string())?;
         if let Some(r) = self.runtime {
             config = config.runtime(match r {
                 RuntimeArg::Auto => RuntimeChoice::Auto,
@@ -208,65 +127,20 @@ impl BrowserChoice {
     }
 }
 
-/// The adaptive fetcher the CLI uses: the URL guard from the environment
-/// (`FERRET_ALLOW_PRIVATE_URLS`, `FERRET_STRICT_SSRF`), `GITHUB_TOKEN` for the
-/// GitHub API, and — with the `browser` feature — the browser `choice`
-/// picks, started only if a page needs it. Call [`FetchSetup::shutdown`] at
-/// the end.
-pub struct FetchSetup {
-    /// The fetcher.
-    pub fetcher: ferret::evidence::fetch::Fetcher,
-    #[cfg(feature = "browser")]
-    runtime: Option<Arc<ferret::browser::ChromiumRuntime>>,
-}
-
-impl FetchSetup {
-    /// Close the browser if one was started.
-    pub async fn shutdown(self) {
-        #[cfg(feature = "browser")]
-        if let Some(rt) = self.runtime {
-            use ferret::browser::BrowserRuntime;
-            let _ = rt.shutdown().await;
-        }
-    }
-}
+/// The adaptive fetcher the CLI uses ([`ferret::setup::fetch_setup`]) with
+/// the browser `choice` picks, started only if a page needs it.
+pub use ferret::setup::FetchSetup;
 
 /// Build the fetcher for `mode` with the browser `choice` picks.
 pub fn fetcher(
     mode: ferret::evidence::fetch::BrowserMode,
     choice: &BrowserChoice,
 ) -> Result<FetchSetup, String> {
-    use ferret::evidence::fetch::{BrowserMode, Fetcher};
-    let guard = ferret::core::guard::UrlGuard::from_env();
-    let mut builder = Fetcher::builder()
-        .guard(guard)
-        .browser_mode(mode)
-        .github_token(env("GITHUB_TOKEN"));
-    if let Some(base) = env("GITHUB_API_BASE") {
-        builder = builder.endpoints(ferret::evidence::fetch::endpoints::Endpoints {
-            github_api: base,
-            ..Default::default()
-        });
-    }
     #[cfg(feature = "browser")]
-    let runtime = if mode == BrowserMode::Never {
-        None
-    } else {
-        let rt = Arc::new(choice.runtime()?);
-        builder = builder.browser(rt.clone());
-        Some(rt)
-    };
+    let browser = choice.config()?;
     #[cfg(not(feature = "browser"))]
-    {
+    let browser = {
         let _ = choice;
-        if mode == BrowserMode::Required {
-            return Err("--browser required needs the `browser` feature".into());
-        }
-    }
-    let fetcher = builder.build().map_err(|e| e.to_string())?;
-    Ok(FetchSetup {
-        fetcher,
-        #[cfg(feature = "browser")]
-        runtime,
-    })
+    };
+    ferret::setup::fetch_setup(mode, browser).map_err(|e| e.to_string())
 }

@@ -23,6 +23,7 @@ macro_rules! named_enum {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "lowercase")]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         pub enum $name {
             $($(#[$vmeta])* $variant),+
         }

@@ -109,6 +109,7 @@ pub const DEFAULT_API_USER_AGENT: &str = concat!(
 /// When the ladder may use a browser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum BrowserMode {
     /// HTTP first; escalate to the browser when the page needs it.
     #[default]

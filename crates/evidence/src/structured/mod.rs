@@ -35,6 +35,7 @@
 //! caller from its fetch: see [`StructuredOutcome::fetch_blocked`] and
 //! friends. Envelope: `ferret.extract.v1`.
 
+mod fetched;
 mod coerce;
 mod json_ld;
 mod map;
@@ -43,6 +44,7 @@ pub(crate) mod nesting;
 mod schema;
 mod tables;
 
+pub use fetched::extract_from_url;
 use ferret_core::Provenance;
 use scraper::Html;
 use serde::{Deserialize, Serialize};
