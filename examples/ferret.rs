@@ -19,6 +19,8 @@ mod check_url;
 mod evidence;
 #[path = "cli/index.rs"]
 mod index;
+#[path = "cli/mcp.rs"]
+mod mcp;
 #[path = "cli/merge.rs"]
 mod merge;
 #[path = "cli/output.rs"]
@@ -75,6 +77,8 @@ enum Command {
     Pro(browser::ProArgs),
     /// Site skills: validated site packages run in the browser.
     Skills(skills::SkillsArgs),
+    /// Serve the agent tools over MCP (stdio; --http for streamable HTTP).
+    Mcp(mcp::McpArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
             Command::Merge(args) => merge::run(args).await,
             Command::Pro(args) => browser::run_pro(args).await,
             Command::Skills(args) => skills::run(args).await,
+            Command::Mcp(args) => mcp::run(args).await,
         }
     });
     match result {

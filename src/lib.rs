@@ -19,13 +19,15 @@
 //! Its own modules: [`agent`] (the tools for agents: definitions, one
 //! dispatcher, answers sized for a model), [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`](mod@env)
 //! (engines from environment variables), [`error`] ([`FerretError`]),
-//! [`setup`] (everything the environment configures: engines, the local
+//! [`mcp`] (the MCP server, feature `mcp`), [`setup`] (everything the environment configures: engines, the local
 //! index seeded from the embedded user guide, the cache, the fetcher).
 
 pub mod agent;
 pub mod builder;
 pub mod env;
 pub mod error;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod setup;
 
 pub use builder::{Ferret, FerretBuilder};

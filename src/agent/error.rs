@@ -148,7 +148,8 @@ mod tests {
 
     #[test]
     fn the_error_object_has_the_schema_kind_and_one_line() {
-        let e = ToolError::new(ErrorKind::Guard, "blocked: 10.0.0.1 is private\nmore").in_tool("fetch");
+        let e =
+            ToolError::new(ErrorKind::Guard, "blocked: 10.0.0.1 is private\nmore").in_tool("fetch");
         let v = e.to_json();
         assert_eq!(v["schema"], ERROR_SCHEMA);
         assert_eq!(v["kind"], "guard");

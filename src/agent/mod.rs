@@ -127,8 +127,7 @@ impl Toolbox {
         let browser = crate::setup::browser_from_env()?;
         #[cfg(not(feature = "browser"))]
         let browser = ();
-        let fetch =
-            crate::setup::fetch_setup(ferret_evidence::fetch::BrowserMode::Auto, browser)?;
+        let fetch = crate::setup::fetch_setup(ferret_evidence::fetch::BrowserMode::Auto, browser)?;
         #[cfg(feature = "browser")]
         let site = fetch.runtime().map(|rt| {
             let registry = Arc::new(ferret_site_skills::registry::Registry::from_env());

@@ -36,7 +36,11 @@ impl Toolbox {
         }
     }
 
-    async fn search(&self, input: SearchInput, context: &CallContext) -> Result<ToolOutput, ToolError> {
+    async fn search(
+        &self,
+        input: SearchInput,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
         let budget = inputs::budget(input.max_tokens)?;
         let options = input.options()?.with_progress(progress(context));
         let response = self.ferret.search(&input.query, &options).await?;
@@ -47,7 +51,11 @@ impl Toolbox {
 
     async fn fetch(&self, input: FetchInput) -> Result<ToolOutput, ToolError> {
         let budget = inputs::budget(input.max_tokens)?;
-        let page = self.fetch.fetcher.fetch(&input.url, &input.options()).await?;
+        let page = self
+            .fetch
+            .fetcher
+            .fetch(&input.url, &input.options())
+            .await?;
         let digest = compact::fetch::render(&page, budget);
         answer(input.detail, &page, &digest, digest.text.clone())
     }
@@ -86,12 +94,19 @@ impl Toolbox {
         }
         if outcome.is_extracted() {
             let data = serde_json::to_string(&outcome.data).unwrap_or_default();
-            text.push_str(&format!("\n{}", clip_to_tokens(&data, inputs::DEFAULT_MAX_TOKENS)));
+            text.push_str(&format!(
+                "\n{}",
+                clip_to_tokens(&data, inputs::DEFAULT_MAX_TOKENS)
+            ));
         }
         full(&outcome, text)
     }
 
-    async fn research(&self, input: ResearchInput, context: &CallContext) -> Result<ToolOutput, ToolError> {
+    async fn research(
+        &self,
+        input: ResearchInput,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
         let budget = inputs::budget(input.max_tokens)?;
         let options = input.options(progress(context))?;
         step(context, 0.0, "planning and searching");
@@ -149,7 +164,11 @@ impl Toolbox {
             text.push_str(&format!("\n- query: {}", compact::clip_chars(&q.text, 200)));
         }
         for c in &plan.constraints {
-            text.push_str(&format!("\n- must hold: {} {}", c.id, compact::clip_chars(&c.text, 200)));
+            text.push_str(&format!(
+                "\n- must hold: {} {}",
+                c.id,
+                compact::clip_chars(&c.text, 200)
+            ));
         }
         full(&plan, text)
     }
@@ -159,14 +178,20 @@ impl Toolbox {
         #[cfg(feature = "browser")]
         if super::tools::definition(name).is_some() {
             let Some(site) = &self.site else {
-                return Err(ToolError::new(ErrorKind::Browser, "no browser is configured"));
+                return Err(ToolError::new(
+                    ErrorKind::Browser,
+                    "no browser is configured",
+                ));
             };
             let value = site
                 .call_tool(name, &input)
                 .await
                 .map_err(|e| ToolError::new(site_error_kind(&e), e.to_string()))?;
             let text = clip_to_tokens(&value.to_string(), inputs::DEFAULT_MAX_TOKENS);
-            return Ok(ToolOutput { structured: value, text });
+            return Ok(ToolOutput {
+                structured: value,
+                text,
+            });
         }
         let _ = input;
         let names: Vec<&str> = super::tools::definitions().iter().map(|d| d.name).collect();
@@ -190,7 +215,11 @@ fn site_error_kind(e: &ferret_site_skills::SkillError) -> ErrorKind {
 
 /// The input of a tool, parsed strictly; no arguments count as `{}`.
 fn parse<T: DeserializeOwned>(input: Value) -> Result<T, ToolError> {
-    let input = if input.is_null() { Value::Object(Default::default()) } else { input };
+    let input = if input.is_null() {
+        Value::Object(Default::default())
+    } else {
+        input
+    };
     serde_json::from_value(input).map_err(|e| ToolError::invalid(format!("invalid arguments: {e}")))
 }
 
@@ -203,7 +232,10 @@ fn answer<F: Serialize, D: Serialize>(
     text: String,
 ) -> Result<ToolOutput, ToolError> {
     match detail {
-        Detail::Compact => Ok(ToolOutput { structured: to_json(digest)?, text }),
+        Detail::Compact => Ok(ToolOutput {
+            structured: to_json(digest)?,
+            text,
+        }),
         Detail::Full => full(envelope, String::new()),
     }
 }
@@ -211,7 +243,11 @@ fn answer<F: Serialize, D: Serialize>(
 /// The whole envelope; the text is `text`, or the envelope as JSON.
 fn full<T: Serialize>(envelope: &T, text: String) -> Result<ToolOutput, ToolError> {
     let structured = to_json(envelope)?;
-    let text = if text.is_empty() { structured.to_string() } else { text };
+    let text = if text.is_empty() {
+        structured.to_string()
+    } else {
+        text
+    };
     Ok(ToolOutput { structured, text })
 }
 
@@ -231,7 +267,11 @@ fn json_name<T: Serialize>(value: &T) -> String {
 /// A search where no engine answered is a failed call, naming each engine's
 /// reason; engines that failed beside one that answered are in the answer.
 fn every_engine_failed(r: &SearchResponse) -> Result<(), ToolError> {
-    let ran: Vec<_> = r.engines.iter().filter(|e| e.status != EngineStatus::Skipped).collect();
+    let ran: Vec<_> = r
+        .engines
+        .iter()
+        .filter(|e| e.status != EngineStatus::Skipped)
+        .collect();
     if !r.results.is_empty() || ran.is_empty() || ran.iter().any(|e| e.status == EngineStatus::Ok) {
         return Ok(());
     }
@@ -244,7 +284,10 @@ fn every_engine_failed(r: &SearchResponse) -> Result<(), ToolError> {
         .iter()
         .map(|e| format!("{} ({})", e.name, e.message.as_deref().unwrap_or("failed")))
         .collect();
-    Err(ToolError::new(kind, format!("every engine failed: {}", reasons.join("; "))))
+    Err(ToolError::new(
+        kind,
+        format!("every engine failed: {}", reasons.join("; ")),
+    ))
 }
 
 /// A verify verdict that is really a refusal (the URL guard, pro mode).
@@ -258,7 +301,10 @@ fn refused(reason: &str) -> Option<ErrorKind> {
 
 fn step(context: &CallContext, progress: f64, message: &str) {
     if let Some(sink) = &context.progress {
-        sink(ProgressUpdate { progress, message: message.to_string() });
+        sink(ProgressUpdate {
+            progress,
+            message: message.to_string(),
+        });
     }
 }
 
@@ -271,17 +317,26 @@ fn progress(context: &CallContext) -> Progress {
     Progress::callback(move |event| {
         let message = match event {
             ProgressEvent::Planned { sub_queries, .. } => {
-                format!("planned {} sub-quer{}", sub_queries.len(), if sub_queries.len() == 1 { "y" } else { "ies" })
+                format!(
+                    "planned {} sub-quer{}",
+                    sub_queries.len(),
+                    if sub_queries.len() == 1 { "y" } else { "ies" }
+                )
             }
             ProgressEvent::EngineFinished { engine, count, .. } => {
                 format!("{engine}: {count} hit(s)")
             }
-            ProgressEvent::EngineFailed { engine, message, .. } => {
+            ProgressEvent::EngineFailed {
+                engine, message, ..
+            } => {
                 format!("{engine} failed: {}", compact::clip_chars(message, 120))
             }
             _ => return,
         };
         let n = count.fetch_add(1, Ordering::Relaxed) + 1;
-        sink(ProgressUpdate { progress: n as f64, message });
+        sink(ProgressUpdate {
+            progress: n as f64,
+            message,
+        });
     })
 }

@@ -81,8 +81,13 @@ const CORE: &[(&str, &str, &str, fn() -> Value)] = &[
 ];
 
 /// The JSON Schema of `T` as a plain object.
+/// Sub-schemas are inlined (no `$defs`): every client reads them.
 pub fn schema<T: schemars::JsonSchema>() -> Value {
-    let mut value = serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null);
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let mut value =
+        serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or(Value::Null);
     if let Some(map) = value.as_object_mut() {
         map.remove("$schema");
     }

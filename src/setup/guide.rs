@@ -66,6 +66,9 @@ mod tests {
         let first = std::fs::metadata(&readme).unwrap().modified().unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
         write_to(home.path()).unwrap();
-        assert_eq!(std::fs::metadata(&readme).unwrap().modified().unwrap(), first);
+        assert_eq!(
+            std::fs::metadata(&readme).unwrap().modified().unwrap(),
+            first
+        );
     }
 }

@@ -158,7 +158,13 @@ const SEED_WAIT: Duration = Duration::from_secs(60);
 #[cfg(feature = "local-index")]
 pub async fn open_local_index(
     home: &Path,
-) -> Result<(ferret_engines::local_index::LocalIndex, Option<(u64, PathBuf)>), FerretError> {
+) -> Result<
+    (
+        ferret_engines::local_index::LocalIndex,
+        Option<(u64, PathBuf)>,
+    ),
+    FerretError,
+> {
     use ferret_engines::local_index::LocalIndex;
     let guide = guide::write_to(home)?;
     let (index, report) = LocalIndex::open_seeded(home.join("index"), &guide, SEED_WAIT)

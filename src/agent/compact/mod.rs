@@ -81,9 +81,7 @@ impl Page {
     /// worth showing), cut on a word boundary with an ellipsis. Returns
     /// how many characters of `text` were shown.
     pub fn push_clipped(&mut self, prefix: &str, text: &str, min_chars: usize) -> usize {
-        let room = self
-            .remaining()
-            .saturating_sub(estimate_tokens(prefix) + 2);
+        let room = self.remaining().saturating_sub(estimate_tokens(prefix) + 2);
         let clipped = clip_to_tokens(text, room);
         if clipped.chars().count() < min_chars.min(text.chars().count()) {
             return 0;
@@ -136,7 +134,11 @@ pub fn clip_to_tokens(text: &str, tokens: usize) -> String {
     // Reserve one token for the ellipsis.
     let (mut ascii, mut other, mut end) = (0usize, 0usize, 0usize);
     for (i, c) in flat.char_indices() {
-        let (a, o) = if c.is_ascii() { (ascii + 1, other) } else { (ascii, other + 1) };
+        let (a, o) = if c.is_ascii() {
+            (ascii + 1, other)
+        } else {
+            (ascii, other + 1)
+        };
         if a.div_ceil(4) + o + 1 > tokens {
             break;
         }

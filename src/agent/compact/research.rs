@@ -64,7 +64,9 @@ pub fn render(report: &ResearchReport, budget: usize) -> CompactResearch {
     let constraints = push_constraints(&mut page, report);
     let omitted = ledger.constraints.len() - constraints.len();
     if omitted > 0 {
-        page.push(&format!("{omitted} constraint(s) left out for the budget (detail: \"full\")"));
+        page.push(&format!(
+            "{omitted} constraint(s) left out for the budget (detail: \"full\")"
+        ));
     }
     for caveat in &report.caveats {
         if !page.push(&format!("caveat: {}", clip_chars(caveat, 200))) {

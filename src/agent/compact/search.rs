@@ -51,7 +51,11 @@ pub fn render(response: &SearchResponse, budget: usize) -> CompactSearch {
     let mut shown = Vec::new();
     for (i, result) in response.results.iter().enumerate() {
         let entry = entry(i + 1, result);
-        let fitted = if i == 0 { fit_first(&mut page, &entry) } else { fit(&mut page, &entry) };
+        let fitted = if i == 0 {
+            fit_first(&mut page, &entry)
+        } else {
+            fit(&mut page, &entry)
+        };
         match fitted {
             Some(e) => shown.push(e),
             None => break,
@@ -60,10 +64,15 @@ pub fn render(response: &SearchResponse, budget: usize) -> CompactSearch {
     let omitted = response.results.len() - shown.len();
     let mut page = reopen(page, budget);
     if !failed.is_empty() {
-        page.push(&clip_chars(&format!("engines failed: {}", failed.join("; ")), 200));
+        page.push(&clip_chars(
+            &format!("engines failed: {}", failed.join("; ")),
+            200,
+        ));
     }
     if omitted > 0 {
-        page.push(&format!("{omitted} more result(s) left out for the budget (detail: \"full\" has them all)"));
+        page.push(&format!(
+            "{omitted} more result(s) left out for the budget (detail: \"full\" has them all)"
+        ));
     }
     CompactSearch {
         query: response.query.clone(),
@@ -85,7 +94,11 @@ fn reopen(page: Page, budget: usize) -> Page {
 }
 
 fn header(r: &SearchResponse) -> String {
-    let answered = r.engines.iter().filter(|e| e.status == EngineStatus::Ok).count();
+    let answered = r
+        .engines
+        .iter()
+        .filter(|e| e.status == EngineStatus::Ok)
+        .count();
     format!(
         "search: {} — {} result(s); {answered}/{} engine(s) answered{}",
         clip_chars(&r.query, 160),
@@ -108,14 +121,21 @@ fn entry(rank: usize, r: &SearchResult) -> CompactResult {
 /// Which engines found it and at what rank, when it was published, its
 /// flags and its score.
 pub fn why(r: &SearchResult) -> String {
-    let mut found: Vec<String> = r
-        .sources
+    // Best rank per engine, in the order the engines first appear.
+    let mut best: Vec<(&str, u32)> = Vec::new();
+    for s in &r.sources {
+        match best.iter_mut().find(|(e, _)| *e == &*s.engine) {
+            Some((_, rank)) => *rank = (*rank).min(s.rank),
+            None => best.push((&s.engine, s.rank)),
+        }
+    }
+    let mut found: Vec<String> = best
         .iter()
         .take(3)
-        .map(|s| format!("{} #{}", s.engine, s.rank))
+        .map(|(e, rank)| format!("{e} #{rank}"))
         .collect();
-    if r.sources.len() > 3 {
-        found.push(format!("+{} more", r.sources.len() - 3));
+    if best.len() > 3 {
+        found.push(format!("+{} more", best.len() - 3));
     }
     let mut parts = vec![format!("found by {}", found.join(", "))];
     if let Some(date) = &r.published_at {
@@ -142,7 +162,10 @@ fn fit(page: &mut Page, e: &CompactResult) -> Option<CompactResult> {
     if page.push(&block(e)) {
         return Some(e.clone());
     }
-    let bare = CompactResult { snippet: String::new(), ..e.clone() };
+    let bare = CompactResult {
+        snippet: String::new(),
+        ..e.clone()
+    };
     page.push(&block(&bare)).then_some(bare)
 }
 
@@ -153,9 +176,16 @@ fn fit_first(page: &mut Page, e: &CompactResult) -> Option<CompactResult> {
         return Some(fitted);
     }
     let url_line = format!("1. {}", e.url);
-    let room = page.remaining().saturating_sub(estimate_tokens(&url_line) + 2);
+    let room = page
+        .remaining()
+        .saturating_sub(estimate_tokens(&url_line) + 2);
     let title = super::clip_to_tokens(&e.title, room);
-    let shown = CompactResult { title, snippet: String::new(), why: String::new(), ..e.clone() };
+    let shown = CompactResult {
+        title,
+        snippet: String::new(),
+        why: String::new(),
+        ..e.clone()
+    };
     if shown.title.is_empty() || !page.push(&format!("1. {}\n   {}", shown.title, e.url)) {
         page.push_always(&url_line);
     }
