@@ -189,6 +189,16 @@ impl std::fmt::Debug for FetchSetup {
 }
 
 impl FetchSetup {
+    /// A setup around a fetcher built elsewhere (no browser of its own to
+    /// close).
+    pub fn new(fetcher: Fetcher) -> Self {
+        FetchSetup {
+            fetcher,
+            #[cfg(feature = "browser")]
+            runtime: None,
+        }
+    }
+
     /// The browser the fetcher may start (shared with site-skill tools).
     #[cfg(feature = "browser")]
     pub fn runtime(&self) -> Option<Arc<ferret_browser::ChromiumRuntime>> {

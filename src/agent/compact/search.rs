@@ -13,7 +13,8 @@ pub struct CompactResult {
     pub rank: usize,
     /// The title.
     pub title: String,
-    /// The canonical URL.
+    /// The URL as the engine gave it (the canonical form only serves to
+    /// merge duplicates).
     pub url: String,
     /// The snippet, cut to fit.
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -112,7 +113,7 @@ fn entry(rank: usize, r: &SearchResult) -> CompactResult {
     CompactResult {
         rank,
         title: clip_chars(r.title.as_str(), 160),
-        url: r.url.clone(),
+        url: if r.original_url.is_empty() { r.url.clone() } else { r.original_url.to_string() },
         snippet: clip_chars(r.snippet.as_str(), SNIPPET_CHARS),
         why: why(r),
     }
