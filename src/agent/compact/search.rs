@@ -208,3 +208,73 @@ fn failed_engines(r: &SearchResponse) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::inputs::{MAX_MAX_TOKENS, MIN_MAX_TOKENS};
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    /// A real response from a real search, whose results the cases replace.
+    fn template() -> &'static SearchResponse {
+        static TEMPLATE: OnceLock<SearchResponse> = OnceLock::new();
+        TEMPLATE.get_or_init(|| {
+            let ferret = crate::Ferret::builder()
+                .engine(ferret_core::testing::StaticEngine::new("static", 3))
+                .build()
+                .unwrap();
+            let runtime = tokio::runtime::Runtime::new().unwrap();
+            runtime
+                .block_on(ferret.search("budget", &ferret_core::search::SearchOptions::new()))
+                .unwrap()
+        })
+    }
+
+    fn response(rows: &[(String, String, String)]) -> SearchResponse {
+        let mut r = template().clone();
+        let model = r.results[0].clone();
+        r.results = rows
+            .iter()
+            .map(|(url, title, snippet)| {
+                let mut one = model.clone();
+                one.url = url.clone();
+                one.original_url = url.as_str().into();
+                one.title = title.as_str().into();
+                one.snippet = snippet.as_str().into();
+                one
+            })
+            .collect();
+        r
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn the_answer_fits_its_budget_and_keeps_the_top_url(
+            rows in proptest::collection::vec(
+                ("https://[a-z]{1,20}\\.example/[a-z0-9/]{0,300}", "\\PC{0,300}", "\\PC{0,1200}"),
+                1..40,
+            ),
+            budget in MIN_MAX_TOKENS..6_000usize,
+        ) {
+            let r = response(&rows);
+            let out = render(&r, budget.min(MAX_MAX_TOKENS));
+            prop_assert!(estimate_tokens(&out.text) <= budget, "{} > {budget}", estimate_tokens(&out.text));
+            prop_assert!(out.text.contains(&rows[0].0));
+            prop_assert_eq!(out.results[0].url.as_str(), rows[0].0.as_str());
+            prop_assert_eq!(out.results.len() + out.omitted, rows.len());
+        }
+    }
+
+    #[test]
+    fn a_small_budget_leaves_results_out_and_says_so() {
+        let rows: Vec<_> = (0..30)
+            .map(|i| (format!("https://r{i}.example/a"), format!("Title {i}"), "word ".repeat(60)))
+            .collect();
+        let out = render(&response(&rows), MIN_MAX_TOKENS);
+        assert!(out.omitted > 0);
+        assert!(out.text.contains("left out for the budget"), "{}", out.text);
+    }
+}
