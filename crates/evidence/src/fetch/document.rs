@@ -371,18 +371,32 @@ pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> Fetch
 /// Reads a saved page from a file (no network): bytes decoded by BOM or
 /// `<meta charset>` (UTF-8 / windows-1252 otherwise), then as
 /// [`from_html`]. `url` is the page's original address, when known (the
-/// envelope's URL is `file://<path>` otherwise).
+/// envelope's URL is `file://<path>` otherwise). At most
+/// [`DEFAULT_BODY_LIMIT`](super::DEFAULT_BODY_LIMIT) bytes are read, as on
+/// the HTTP path (see [`fetch_from_file_limited`]).
 pub fn fetch_from_file(
     path: impl AsRef<Path>,
     url: Option<&str>,
     options: &FetchOptions,
 ) -> Result<FetchedPage, FetchError> {
+    fetch_from_file_limited(path, url, options, super::DEFAULT_BODY_LIMIT)
+}
+
+/// [`fetch_from_file`] with `limit` bytes as the cap on the body (the HTTP
+/// path's cap by default): the file is read incrementally and at most
+/// `limit` bytes are kept, the rest cut with a
+/// [`WarningCode::BodyTruncated`] warning. Only regular files are read (a
+/// device, a FIFO or a folder is a typed error), so `/dev/zero` or a pipe
+/// never fills memory.
+pub fn fetch_from_file_limited(
+    path: impl AsRef<Path>,
+    url: Option<&str>,
+    options: &FetchOptions,
+    limit: usize,
+) -> Result<FetchedPage, FetchError> {
     let started = Instant::now();
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| FetchError::File {
-        path: path.to_path_buf(),
-        detail: e.to_string(),
-    })?;
+    let (bytes, cut) = read_bounded(path, limit)?;
     let file_url = std::fs::canonicalize(path)
         .ok()
         .and_then(|p| Url::from_file_path(p).ok());
@@ -418,7 +432,37 @@ pub fn fetch_from_file(
         .map(str::to_owned)
         .or_else(|| file_url.as_ref().map(Url::to_string))
         .unwrap_or_else(|| path.display().to_string());
-    Ok(finish_local(reading, &shown, options, started))
+    let mut page = finish_local(reading, &shown, options, started);
+    if cut {
+        page.truncated = true;
+        page.warnings.push(Warning::new(
+            WarningCode::BodyTruncated,
+            format!("{} is larger than {limit} bytes; only the first {limit} were read", path.display()),
+        ));
+    }
+    Ok(page)
+}
+
+/// At most `limit` bytes of the regular file at `path`, and whether there
+/// was more.
+fn read_bounded(path: &Path, limit: usize) -> Result<(Vec<u8>, bool), FetchError> {
+    use std::io::Read;
+    let error = |detail: String| FetchError::File {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let file = std::fs::File::open(path).map_err(|e| error(e.to_string()))?;
+    let meta = file.metadata().map_err(|e| error(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(error("not a regular file: give a saved page".into()));
+    }
+    let mut bytes = Vec::with_capacity((meta.len() as usize).min(limit));
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| error(e.to_string()))?;
+    let cut = bytes.len() > limit;
+    bytes.truncate(limit);
+    Ok((bytes, cut))
 }
 
 fn finish_local(

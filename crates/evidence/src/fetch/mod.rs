@@ -69,7 +69,7 @@ use ferret_core::guard::UrlGuard;
 use serde::{Deserialize, Serialize};
 
 pub use crate::verify::Source;
-pub use document::{fetch_from_file, from_html};
+pub use document::{fetch_from_file, fetch_from_file_limited, from_html};
 pub use endpoints::Endpoints;
 pub use error::FetchError;
 pub use page::{

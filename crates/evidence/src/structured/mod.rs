@@ -35,8 +35,8 @@
 //! caller from its fetch: see [`StructuredOutcome::fetch_blocked`] and
 //! friends. Envelope: `ferret.extract.v1`.
 
-mod fetched;
 mod coerce;
+mod fetched;
 mod json_ld;
 mod map;
 mod names;
@@ -44,8 +44,8 @@ pub(crate) mod nesting;
 mod schema;
 mod tables;
 
-pub use fetched::extract_from_url;
 use ferret_core::Provenance;
+pub use fetched::extract_from_url;
 use scraper::Html;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
