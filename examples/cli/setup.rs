@@ -9,6 +9,8 @@ use std::time::Duration;
 use ferret::engines::cache::SearchCache;
 use ferret::{Ferret, FerretBuilder};
 
+use crate::output::CliError;
+
 /// What the CLI's engines are built from.
 pub struct Setup {
     /// The facade, ready to search.
@@ -180,13 +182,17 @@ pub enum ProfileArg {
 #[cfg(feature = "browser")]
 impl BrowserChoice {
     /// The Chromium configuration: the environment, then these flags.
-    pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, String> {
+    pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, CliError> {
         use ferret::browser::{ChromiumConfig, RuntimeChoice};
         if self.persistent && self.profile == Some(ProfileArg::Ephemeral) {
-            return Err("--persistent and --profile ephemeral contradict each other".into());
+            return Err(CliError::usage(
+                "--persistent and --profile ephemeral contradict each other",
+            ));
         }
+        // A bad FERRET_BROWSER_RUNTIME or FERRET_CDP_PARTITION is a setting
+        // the user gave, like a flag.
         let mut config = ChromiumConfig::from_env()
-            .map_err(|e| e.to_string())?
+            .map_err(CliError::usage)?
             .home(home()?);
         if let Some(r) = self.runtime {
             config = config.runtime(match r {
@@ -203,9 +209,30 @@ impl BrowserChoice {
 
     /// The runtime for these flags (refused here when it reads in the
     /// login partition and pro mode is off).
-    pub fn runtime(&self) -> Result<ferret::browser::ChromiumRuntime, String> {
-        ferret::browser::ChromiumRuntime::new(self.config()?).map_err(|e| e.to_string())
+    pub fn runtime(&self) -> Result<ferret::browser::ChromiumRuntime, CliError> {
+        Ok(ferret::browser::ChromiumRuntime::new(self.config()?)?)
     }
+}
+
+/// [`fetcher`] with its failure's kind: the browser flags are checked
+/// first, so contradicting flags stay a usage error and a login partition
+/// without pro mode a gate refusal (the runtime is only built, not started).
+pub fn fetch_setup(
+    mode: ferret::evidence::fetch::BrowserMode,
+    choice: &BrowserChoice,
+) -> Result<FetchSetup, CliError> {
+    use ferret::evidence::fetch::BrowserMode;
+    #[cfg(feature = "browser")]
+    if mode != BrowserMode::Never {
+        drop(choice.runtime()?);
+    }
+    #[cfg(not(feature = "browser"))]
+    if mode == BrowserMode::Required {
+        return Err(CliError::usage(
+            "--browser required needs the `browser` feature",
+        ));
+    }
+    fetcher(mode, choice).map_err(CliError::internal)
 }
 
 /// The adaptive fetcher the CLI uses: the URL guard from the environment
