@@ -23,6 +23,11 @@ static SPINNER: Mutex<Option<ProgressBar>> = Mutex::new(None);
 /// `ferret_core`, `ferret_engines` … and the CLI itself.
 const OWN_TARGETS: &str = "ferret";
 
+/// Libraries whose log lines are expected noise rather than news (the CDP
+/// client reports every closed browser connection as an error): off unless
+/// `RUST_LOG` names them.
+const QUIET_TARGETS: &[&str] = &["chromiumoxide"];
+
 /// How much the CLI says on stderr (`-v` counted, `-q`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Verbosity {
@@ -36,16 +41,16 @@ impl Verbosity {
     /// The log filter when `RUST_LOG` is not set: warn, or error with
     /// `-q`; `-v` raises Ferret's own crates to info, debug or trace.
     fn default_filter(self) -> String {
-        if self.quiet {
-            return "error".into();
-        }
-        let own = match self.verbose {
-            0 => return "warn".into(),
-            1 => "info",
-            2 => "debug",
-            _ => "trace",
+        let base = match (self.quiet, self.verbose) {
+            (true, _) => "error".to_string(),
+            (false, 0) => "warn".to_string(),
+            (false, 1) => format!("warn,{OWN_TARGETS}=info"),
+            (false, 2) => format!("warn,{OWN_TARGETS}=debug"),
+            (false, _) => format!("warn,{OWN_TARGETS}=trace"),
         };
-        format!("warn,{OWN_TARGETS}={own}")
+        QUIET_TARGETS
+            .iter()
+            .fold(base, |filter, target| format!("{filter},{target}=off"))
     }
 }
 
@@ -176,10 +181,10 @@ mod tests {
     #[test]
     fn the_flags_pick_the_default_log_filter() {
         let of = |verbose, quiet| Verbosity { verbose, quiet }.default_filter();
-        assert_eq!(of(0, false), "warn");
-        assert_eq!(of(1, false), "warn,ferret=info");
-        assert_eq!(of(2, false), "warn,ferret=debug");
-        assert_eq!(of(5, false), "warn,ferret=trace");
-        assert_eq!(of(0, true), "error");
+        assert_eq!(of(0, false), "warn,chromiumoxide=off");
+        assert_eq!(of(1, false), "warn,ferret=info,chromiumoxide=off");
+        assert_eq!(of(2, false), "warn,ferret=debug,chromiumoxide=off");
+        assert_eq!(of(5, false), "warn,ferret=trace,chromiumoxide=off");
+        assert_eq!(of(0, true), "error,chromiumoxide=off");
     }
 }
