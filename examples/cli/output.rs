@@ -223,13 +223,18 @@ pub fn clap_error(e: clap::Error, json: bool) -> ExitCode {
             let _ = e.print();
             ExitCode::SUCCESS
         }
+        // A person gets the help (on stderr); a script the error contract.
+        Clap::DisplayHelpOnMissingArgumentOrSubcommand if json => {
+            let rendered = e.render().to_string();
+            let usage = rendered
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("Usage:"))
+                .map(|u| format!("; usage: {}", u.trim()))
+                .unwrap_or_default();
+            CliError::usage(format!("a subcommand is missing{usage} (see --help)")).report(true)
+        }
         Clap::DisplayHelpOnMissingArgumentOrSubcommand => {
-            // The help goes to stderr: it is the usage error's explanation.
             let _ = e.print();
-            if json {
-                let error = CliError::usage("a subcommand is required (see --help)");
-                write_line(format_args!("{}", error.to_json()));
-            }
             ExitCode::from(2)
         }
         _ => CliError::usage(format!("{} (see --help)", clap_line(&e))).report(json),

@@ -362,11 +362,9 @@ fn search_progress(fetch_step: String) -> Progress {
                     crate::progress::note(format_args!("{engine} failed: {}", clip(message, 140)));
                 }
             }
-            ProgressEvent::DeadlineReached { deadline_ms, .. } => {
-                crate::progress::note(format_args!(
-                    "search deadline of {deadline_ms} ms reached; using what arrived"
-                ))
-            }
+            ProgressEvent::DeadlineReached { deadline_ms, .. } => crate::progress::note(
+                format_args!("search deadline of {deadline_ms} ms reached; using what arrived"),
+            ),
             ProgressEvent::Fused { results, .. } => crate::progress::step(format_args!(
                 "{results} result{} found; {fetch_step}",
                 if *results == 1 { "" } else { "s" }
@@ -432,9 +430,9 @@ fn deep_escalation(
     if let Some(key) = lookup(&var("API_KEY")) {
         builder = builder.api_key(key);
     }
-    let client = builder
-        .build()
-        .map_err(|e| CliError::engine(format!("cannot configure deep escalation ({vendor}): {e}")))?;
+    let client = builder.build().map_err(|e| {
+        CliError::engine(format!("cannot configure deep escalation ({vendor}): {e}"))
+    })?;
     Ok(DeepEscalation::new(client, vendor))
 }
 
@@ -577,9 +575,10 @@ fn read_document<T: DeserializeOwned>(
     let found = value.get("schema").and_then(Value::as_str);
     let doc = match found {
         Some(s) if s == schema => Ok(value),
-        Some(RESEARCH_SCHEMA) => value.get(field).cloned().ok_or_else(|| {
-            format!("{label} is a {RESEARCH_SCHEMA} report without its {field}")
-        }),
+        Some(RESEARCH_SCHEMA) => value
+            .get(field)
+            .cloned()
+            .ok_or_else(|| format!("{label} is a {RESEARCH_SCHEMA} report without its {field}")),
         Some(other) => Err(format!("{label} is a {other} document; expected {schema}")),
         None => Err(format!(
             "{label} has no \"schema\" field; expected a {schema} document"
