@@ -133,15 +133,16 @@ fn lock_spinner() -> std::sync::MutexGuard<'static, Option<ProgressBar>> {
 /// Put `message` on the spinner, starting it if needed.
 fn show_on_spinner(message: String) {
     let mut spinner = lock_spinner();
-    let bar = spinner.get_or_insert_with(|| {
-        let bar = ProgressBar::new_spinner();
-        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed:.dim}") {
-            bar.set_style(style);
-        }
-        bar.enable_steady_tick(Duration::from_millis(120));
-        bar
-    });
-    bar.set_message(message);
+    if let Some(bar) = spinner.as_ref() {
+        bar.set_message(message);
+        return;
+    }
+    let bar = ProgressBar::new_spinner().with_message(message);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed:.dim}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    *spinner = Some(bar);
 }
 
 /// Write a whole line to stderr above the spinner (or plainly without one).

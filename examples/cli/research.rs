@@ -323,12 +323,13 @@ impl research::LocalDocuments for IndexedFiles {
 /// Chromium is (or may be) started for them.
 fn fetch_step(args: &RunArgs) -> String {
     let n = args.max_results;
+    let candidates = if n == 1 { "candidate" } else { "candidates" };
     match args.browser {
-        BrowserMode::Required => format!("launching Chromium to fetch up to {n} candidates…"),
+        BrowserMode::Required => format!("launching Chromium to fetch up to {n} {candidates}…"),
         BrowserMode::Auto => {
-            format!("fetching up to {n} candidates (Chromium starts if a page needs it)…")
+            format!("fetching up to {n} {candidates} (Chromium starts if a page needs it)…")
         }
-        BrowserMode::Never => format!("fetching up to {n} candidates…"),
+        BrowserMode::Never => format!("fetching up to {n} {candidates}…"),
     }
 }
 
