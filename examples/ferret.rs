@@ -1,8 +1,11 @@
 //! `ferret`: the command line, thin glue over the library.
 //!
 //! Every command prints for a person by default and its JSON envelope with
-//! `--json`; progress goes to stderr; a bad argument is a one-line error and
-//! a non-zero exit. Run `cargo run --example ferret -- --help`.
+//! `--json`; progress and logs go to stderr; a failure is one
+//! `ferret: error:` line on stderr (and a `ferret.error.v1` object on
+//! stdout with `--json`) and a non-zero exit: 2 for a usage error, 1 for
+//! any other failure. Run `cargo run --example ferret -- --help`; install
+//! with `cargo install --path . --example ferret`.
 
 /// `println!` that ends the process quietly when stdout is a closed pipe
 /// (`ferret … | head`) instead of panicking.
@@ -27,6 +30,8 @@ mod merge;
 mod output;
 #[path = "cli/plan.rs"]
 mod plan;
+#[path = "cli/progress.rs"]
+mod progress;
 #[path = "cli/research.rs"]
 mod research;
 #[path = "cli/search.rs"]
@@ -46,6 +51,13 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// More log lines on stderr: -v info, -vv debug, -vvv trace (Ferret's
+    /// own crates; RUST_LOG, when set, wins).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Only errors and warnings on stderr: no progress, no notes.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -82,34 +94,45 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let json = output::wants_json(&raw);
+    let cli = match Cli::try_parse_from(&raw) {
         Ok(cli) => cli,
-        Err(e) => return output::clap_error(e),
+        Err(e) => return output::clap_error(e, json),
     };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(rt) => rt,
-        Err(e) => return output::fail(format!("cannot start the async runtime: {e}")),
-    };
-    let result = runtime.block_on(async {
-        match cli.command {
-            Command::Plan(args) => plan::run(args).await,
-            Command::Search(args) => search::run(args).await,
-            Command::CheckUrl(args) => check_url::run(args).await,
-            Command::Fetch(args) => evidence::run_fetch(args).await,
-            Command::Verify(args) => evidence::run_verify(args).await,
-            Command::Extract(args) => evidence::run_extract(args).await,
-            Command::Refs(args) => evidence::run_refs(args).await,
-            Command::Research(args) => research::run(args).await,
-            Command::Index(args) => index::run(args).await,
-            Command::Browser(args) => browser::run(args).await,
-            Command::Merge(args) => merge::run(args).await,
-            Command::Pro(args) => browser::run_pro(args).await,
-            Command::Skills(args) => skills::run(args).await,
-            Command::Mcp(args) => mcp::run(args).await,
-        }
+    progress::init(progress::Verbosity {
+        verbose: cli.verbose,
+        quiet: cli.quiet,
     });
+    let result = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime.block_on(run(cli.command)),
+        Err(e) => Err(output::CliError::internal(format!(
+            "cannot start the async runtime: {e}"
+        ))),
+    };
+    progress::done();
     match result {
         Ok(code) => code,
-        Err(message) => output::fail(message),
+        Err(error) => error.report(json),
+    }
+}
+
+/// Run one command.
+async fn run(command: Command) -> output::CmdResult {
+    match command {
+        Command::Plan(args) => plan::run(args).await,
+        Command::Search(args) => search::run(args).await,
+        Command::CheckUrl(args) => check_url::run(args).await,
+        Command::Fetch(args) => evidence::run_fetch(args).await,
+        Command::Verify(args) => evidence::run_verify(args).await,
+        Command::Extract(args) => evidence::run_extract(args).await,
+        Command::Refs(args) => evidence::run_refs(args).await,
+        Command::Research(args) => research::run(args).await,
+        Command::Index(args) => index::run(args).await,
+        Command::Browser(args) => browser::run(args).await,
+        Command::Merge(args) => merge::run(args).await,
+        Command::Pro(args) => browser::run_pro(args).await,
+        Command::Skills(args) => skills::run(args).await,
+        Command::Mcp(args) => mcp::run(args).await,
     }
 }

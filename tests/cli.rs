@@ -175,10 +175,23 @@ fn search_fuses_stdin_rows_and_reports_dropped_rows() {
 }
 
 #[test]
-fn search_with_unreadable_stdin_rows_gives_an_empty_set_and_a_warning() {
+fn search_with_stdin_rows_that_are_not_json_is_an_input_error() {
+    // Rows that are not JSON fail (exit 1, kind input) instead of fusing
+    // nothing; empty stdin is still an empty set with a warning.
     let out = run(
         &["search", "anything", "--stdin-results", "--json"],
         Some("{not json"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["schema"], "ferret.error.v1");
+    assert_eq!(v["kind"], "input");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ferret: error: stdin is not JSON"), "{err}");
+
+    let out = run(
+        &["search", "anything", "--stdin-results", "--json"],
+        Some(""),
     );
     assert!(out.status.success());
     let v = json(&out);

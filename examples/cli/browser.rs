@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use crate::output::{CmdResult, print_json};
+use crate::output::{CliError, CmdResult, print_json};
 
 #[derive(Debug, Args)]
 pub struct BrowserArgs {
@@ -117,8 +117,8 @@ pub async fn run_pro(args: ProArgs) -> CmdResult {
     use ferret::browser::pro_mode;
     let home = crate::setup::home()?;
     let status = match args.command {
-        ProCommand::Enable => pro_mode::enable(&home).map_err(|e| e.to_string())?,
-        ProCommand::Disable => pro_mode::disable(&home).map_err(|e| e.to_string())?,
+        ProCommand::Enable => pro_mode::enable(&home)?,
+        ProCommand::Disable => pro_mode::disable(&home)?,
         ProCommand::Status => pro_mode::status(&home),
     };
     if args.json {
@@ -153,15 +153,14 @@ pub async fn run(args: BrowserArgs) -> CmdResult {
             has_display,
             std::time::Duration::from_secs(*max_wait),
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         return print_json(&out);
     }
 
     if let BrowserCommand::Status = &args.command {
         return print_json(&modes::status_of(&config).await);
     }
-    let runtime = ChromiumRuntime::new(config).map_err(|e| e.to_string())?;
+    let runtime = ChromiumRuntime::new(config)?;
     let result = run_mode(&runtime, &home, args.command, space, args.json).await;
     let _ = runtime.shutdown().await;
     result
@@ -209,7 +208,7 @@ async fn run_mode(
                 .n(n)
                 .window(time_window(since.as_deref(), until.as_deref())?)
                 .space(space);
-            let out = modes::search(rt, &req).await.map_err(|e| e.to_string())?;
+            let out = modes::search(rt, &req).await?;
             if json {
                 return print_json(&out);
             }
@@ -221,7 +220,7 @@ async fn run_mode(
             req.focus = focus;
             req.include_html = html;
             req.space = space;
-            let out = modes::fetch(rt, &req).await.map_err(|e| e.to_string())?;
+            let out = modes::fetch(rt, &req).await?;
             if json {
                 return print_json(&out);
             }
@@ -241,19 +240,19 @@ async fn run_mode(
                 .space(space);
             let mut req = modes::ActRequest::new(search);
             req.focus = focus;
-            let out = modes::act(rt, &req).await.map_err(|e| e.to_string())?;
+            let out = modes::act(rt, &req).await?;
             print_json(&out)
         }
         BrowserCommand::Api { url, origin } => {
             let mut req = modes::ApiRequest::new(url);
             req.origin = origin;
             req.space = space;
-            let out = modes::api(rt, &req).await.map_err(|e| e.to_string())?;
+            let out = modes::api(rt, &req).await?;
             print_json(&out)
         }
-        BrowserCommand::Login { .. } => {
-            Err("sign-in runs in its own visible window: use `ferret browser login <url>`".into())
-        }
+        BrowserCommand::Login { .. } => Err(CliError::usage(
+            "sign-in runs in its own visible window: use `ferret browser login <url>`",
+        )),
     }
 }
 
@@ -262,14 +261,15 @@ async fn run_mode(
 fn time_window(
     since: Option<&str>,
     until: Option<&str>,
-) -> Result<Option<ferret::browser::TimeWindow>, String> {
-    ferret::browser::TimeWindow::parse(since, until, chrono::Utc::now()).map_err(|e| e.to_string())
+) -> Result<Option<ferret::browser::TimeWindow>, CliError> {
+    ferret::browser::TimeWindow::parse(since, until, chrono::Utc::now()).map_err(CliError::usage)
 }
 
+/// The `--engine` of a browser search (an unknown name is a usage error).
 #[cfg(feature = "browser")]
-fn serp_engine(name: &str) -> Result<ferret::browser::SerpEngine, String> {
+fn serp_engine(name: &str) -> Result<ferret::browser::SerpEngine, CliError> {
     name.parse::<ferret::browser::SerpEngine>()
-        .map_err(|e| e.to_string())
+        .map_err(CliError::usage)
 }
 
 /// The human form of a browser search: a header line, then rank, title, URL.
@@ -289,10 +289,14 @@ fn print_search(out: &ferret::browser::modes::SearchOutput) {
 
 #[cfg(not(feature = "browser"))]
 pub async fn run(_args: BrowserArgs) -> CmdResult {
-    Err("this build has no browser: rebuild with the `browser` feature".into())
+    Err(CliError::internal(
+        "this build has no browser: rebuild with the `browser` feature",
+    ))
 }
 
 #[cfg(not(feature = "browser"))]
 pub async fn run_pro(_args: ProArgs) -> CmdResult {
-    Err("this build has no browser: rebuild with the `browser` feature".into())
+    Err(CliError::internal(
+        "this build has no browser: rebuild with the `browser` feature",
+    ))
 }

@@ -60,13 +60,15 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
         args.format.unwrap_or(Format::Text)
     };
     let page = if let Some(path) = &args.from_file {
-        fetch::fetch_from_file(path, args.url.as_deref(), &options).map_err(|e| e.to_string())?
+        fetch::fetch_from_file(path, args.url.as_deref(), &options)?
     } else {
         let url = args.url.as_deref().unwrap_or_default();
-        let setup = crate::setup::fetcher(args.browser, &args.choice)?;
+        let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
+        crate::progress::step(fetch_step(url, args.browser));
         let result = setup.fetcher.fetch(url, &options).await;
         setup.shutdown().await;
-        result.map_err(|e| e.to_string())?
+        crate::progress::done();
+        result?
     };
     let body = match format {
         Format::Markdown => page.markdown.clone(),
@@ -76,15 +78,24 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
         Format::Json => print_json(&page),
         Format::Text | Format::Markdown => {
             if page.text.trim().is_empty() {
-                eprintln!(
-                    "ferret: warning: no main text extracted (verdict {}: {})",
+                crate::progress::warn(format_args!(
+                    "no main text extracted (verdict {}: {})",
                     page.verdict.as_str(),
                     page.verdict_reason
-                );
+                ));
             }
             say!("{body}");
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The progress line of a fetch: whether Chromium is (or may be) started.
+fn fetch_step(url: &str, browser: BrowserMode) -> String {
+    match browser {
+        BrowserMode::Required => format!("launching Chromium to fetch {url}…"),
+        BrowserMode::Auto => format!("fetching {url} (Chromium starts if the page needs it)…"),
+        BrowserMode::Never => format!("fetching {url}…"),
     }
 }
 
@@ -103,7 +114,7 @@ pub struct VerifyArgs {
 }
 
 pub async fn run_verify(args: VerifyArgs) -> CmdResult {
-    let setup = crate::setup::fetcher(args.browser, &args.choice)?;
+    let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
     let report = setup.fetcher.verify(&args.url).await;
     setup.shutdown().await;
     if args.json {
@@ -283,10 +294,10 @@ pub struct RefsArgs {
 }
 
 pub async fn run_refs(args: RefsArgs) -> CmdResult {
-    let setup = crate::setup::fetcher(BrowserMode::Never, &Default::default())?;
+    let setup = crate::setup::fetch_setup(BrowserMode::Never, &Default::default())?;
     let result = ferret::evidence::refs::fetch_refs(&setup.fetcher, &args.url).await;
     setup.shutdown().await;
-    let refs = result.map_err(|e| e.to_string())?;
+    let refs = result?;
     if args.json {
         return print_json(&refs);
     }

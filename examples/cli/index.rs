@@ -37,10 +37,15 @@ pub async fn run(args: IndexArgs) -> CmdResult {
     let home = crate::setup::home()?;
     let dir = home.join("index");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let index = LocalIndex::open(&dir).map_err(|e| e.to_string())?;
+    let index = LocalIndex::open(&dir)?;
     match args.command {
         IndexCommand::Add { dir: folder, json } => {
-            let report = index.add_dir(&folder).await.map_err(|e| e.to_string())?;
+            // The index reports no per-file progress: one step for the folder.
+            if folder.is_dir() {
+                crate::progress::step(format_args!("indexing {}…", folder.display()));
+            }
+            let report = index.add_dir(&folder).await?;
+            crate::progress::done();
             if json {
                 return print_json(&report);
             }

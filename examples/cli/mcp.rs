@@ -29,7 +29,7 @@ pub async fn run(args: McpArgs) -> CmdResult {
         token: crate::setup::env("FERRET_MCP_TOKEN"),
     });
     if let Some(o) = &options {
-        o.check().map_err(|e| e.to_string())?;
+        o.check().map_err(crate::output::CliError::usage)?;
     }
     let tools = Arc::new(
         ferret::agent::Toolbox::from_env()
@@ -43,7 +43,7 @@ pub async fn run(args: McpArgs) -> CmdResult {
         Some(o) => {
             let server = http::bind(tools, &o).await.map_err(|e| e.to_string())?;
             let addr = server.local_addr().map_err(|e| e.to_string())?;
-            eprintln!("· serving MCP at http://{addr}/mcp");
+            crate::progress::note(format!("serving MCP at http://{addr}/mcp"));
             server.run().await.map_err(|e| e.to_string())?;
         }
     }

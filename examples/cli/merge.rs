@@ -27,8 +27,7 @@ pub struct MergeArgs {
 pub async fn run(args: MergeArgs) -> CmdResult {
     use std::process::ExitCode;
 
-    let report = ferret::browser::merge::merge_files(&args.public, &args.login)
-        .map_err(|e| e.to_string())?;
+    let report = ferret::browser::merge::merge_files(&args.public, &args.login)?;
     if args.json {
         return crate::output::print_json(&report);
     }

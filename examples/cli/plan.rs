@@ -32,9 +32,7 @@ pub async fn run(args: PlanArgs) -> CmdResult {
     if let Some(n) = args.max_sub_queries {
         options = options.with_max_sub_queries(n);
     }
-    let plan = HeuristicPlanner::new()
-        .plan_sync(&args.query, &options)
-        .map_err(|e| e.to_string())?;
+    let plan = HeuristicPlanner::new().plan_sync(&args.query, &options)?;
     if args.json {
         return print_json(&plan);
     }

@@ -41,7 +41,7 @@ use ferret::evidence::research::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::output::{CmdResult, clip, comma_list, print_json};
+use crate::output::{CliError, CmdResult, clip, comma_list, print_json};
 
 /// The vendor `--deep` asks when `--vendor` is not given.
 const DEFAULT_VENDOR: &str = "grok";
@@ -201,7 +201,9 @@ pub async fn run(args: ResearchArgs) -> CmdResult {
 async fn run_loop(args: RunArgs) -> CmdResult {
     let question = args.question.clone().unwrap_or_default();
     if question.trim().is_empty() {
-        return Err("the question is empty: ask something, e.g. ferret research \"…\"".into());
+        return Err(CliError::usage(
+            "the question is empty: ask something, e.g. ferret research \"…\"",
+        ));
     }
     let deep = if args.deep {
         let vendor = args.vendor.as_deref().unwrap_or(DEFAULT_VENDOR);
@@ -218,10 +220,11 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         None
     };
 
-    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
+    let fetch = crate::setup::fetch_setup(args.browser, &args.choice)?;
     let fetcher = fetch.fetcher.clone();
     let report = match rows {
         Some(results) => {
+            crate::progress::step(fetch_step(&args));
             let mut builder = Research::builder(fetcher);
             if let Some(d) = deep {
                 builder = builder.deep(d);
@@ -230,11 +233,12 @@ async fn run_loop(args: RunArgs) -> CmdResult {
                 .build()
                 .run_with_results(&question, results, &options)
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(CliError::from)
         }
         None => research_with_engines(&args, &question, fetcher, deep, &options).await,
     };
     fetch.shutdown().await;
+    crate::progress::done();
     let report = report?;
     if args.json {
         return print_json(&report);
@@ -245,13 +249,13 @@ async fn run_loop(args: RunArgs) -> CmdResult {
 
 /// The research options the flags ask for (the search step's engines,
 /// timeout and progress included).
-fn research_options(args: &RunArgs, deep: bool) -> Result<ResearchOptions, String> {
+fn research_options(args: &RunArgs, deep: bool) -> Result<ResearchOptions, CliError> {
     let mut search = SearchOptions::new();
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!(
+            return Err(CliError::usage(format!(
                 "--timeout must be a positive number of seconds, not {t}"
-            ));
+            )));
         }
         search = search.with_deadline(Duration::from_secs_f64(t));
     }
@@ -259,7 +263,7 @@ fn research_options(args: &RunArgs, deep: bool) -> Result<ResearchOptions, Strin
     if !engines.is_empty() {
         search = search.with_engines(engines);
     }
-    search = search.with_progress(engine_failures());
+    search = search.with_progress(search_progress(fetch_step(args)));
     let mut options = ResearchOptions::new()
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
@@ -269,9 +273,9 @@ fn research_options(args: &RunArgs, deep: bool) -> Result<ResearchOptions, Strin
         .with_search(search);
     if let Some(d) = args.deadline {
         if !(d.is_finite() && d > 0.0) {
-            return Err(format!(
+            return Err(CliError::usage(format!(
                 "--deadline must be a positive number of seconds, not {d}"
-            ));
+            )));
         }
         options = options.with_deadline(Duration::from_secs_f64(d));
     }
@@ -285,11 +289,12 @@ async fn research_with_engines(
     fetcher: ferret::evidence::fetch::Fetcher,
     deep: Option<DeepEscalation>,
     options: &ResearchOptions,
-) -> Result<ResearchReport, String> {
-    let setup = crate::setup::build(args.timeout, args.json).await?;
+) -> Result<ResearchReport, CliError> {
+    let setup = crate::setup::build(args.timeout, args.json || crate::progress::is_quiet()).await?;
     if !args.json && !setup.notes.is_empty() {
-        eprintln!("· {}", setup.notes.join("; "));
+        crate::progress::note(setup.notes.join("; "));
     }
+    crate::progress::step("searching…");
     let mut builder = setup.ferret.research(fetcher);
     #[cfg(feature = "local-index")]
     if let Some(index) = setup.local {
@@ -298,11 +303,7 @@ async fn research_with_engines(
     if let Some(d) = deep {
         builder = builder.deep(d);
     }
-    builder
-        .build()
-        .run(question, options)
-        .await
-        .map_err(|e| e.to_string())
+    Ok(builder.build().run(question, options).await?)
 }
 
 /// Reads a local-index hit (`https://local.invalid/…`) from its indexed
@@ -318,36 +319,84 @@ impl research::LocalDocuments for IndexedFiles {
     }
 }
 
-/// One stderr line per failing engine (its later failures add nothing).
-fn engine_failures() -> Progress {
+/// The fetch step's progress line: how many candidates, and whether
+/// Chromium is (or may be) started for them.
+fn fetch_step(args: &RunArgs) -> String {
+    let n = args.max_results;
+    let candidates = if n == 1 { "candidate" } else { "candidates" };
+    match args.browser {
+        BrowserMode::Required => format!("launching Chromium to fetch up to {n} {candidates}…"),
+        BrowserMode::Auto => {
+            format!("fetching up to {n} {candidates} (Chromium starts if a page needs it)…")
+        }
+        BrowserMode::Never => format!("fetching up to {n} {candidates}…"),
+    }
+}
+
+/// The search step's progress (each round searches again): a step when a
+/// search is planned, engine calls answered on the spinner, the fetch step
+/// once the results are fused; one note per failing engine (its later
+/// failures add nothing) and one when the deadline cuts the search short.
+fn search_progress(fetch_step: String) -> Progress {
     let seen = std::sync::Mutex::new(std::collections::HashSet::new());
-    Progress::callback(move |event| match event {
-        ProgressEvent::EngineFailed {
-            engine, message, ..
-        } => {
-            let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
-            if seen.insert(engine.clone()) {
-                eprintln!("· {engine} failed: {}", clip(message, 140));
+    // Engine calls (started, ended) in the current search.
+    let calls = std::sync::Mutex::new((0usize, 0usize));
+    Progress::callback(move |event| {
+        let mut calls = calls.lock().unwrap_or_else(|p| p.into_inner());
+        match event {
+            ProgressEvent::Planned { sub_queries, .. } => {
+                *calls = (0, 0);
+                crate::progress::step(format_args!(
+                    "searching: {} sub-quer{}…",
+                    sub_queries.len(),
+                    if sub_queries.len() == 1 { "y" } else { "ies" }
+                ));
             }
+            ProgressEvent::EngineStarted { .. } => calls.0 += 1,
+            ProgressEvent::EngineFinished { .. } => calls.1 += 1,
+            ProgressEvent::EngineFailed {
+                engine, message, ..
+            } => {
+                calls.1 += 1;
+                let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+                if seen.insert(engine.clone()) {
+                    crate::progress::note(format_args!("{engine} failed: {}", clip(message, 140)));
+                }
+            }
+            ProgressEvent::DeadlineReached { deadline_ms, .. } => crate::progress::note(
+                format_args!("search deadline of {deadline_ms} ms reached; using what arrived"),
+            ),
+            ProgressEvent::Fused { results, .. } => crate::progress::step(format_args!(
+                "{results} result{} found; {fetch_step}",
+                if *results == 1 { "" } else { "s" }
+            )),
+            _ => {}
         }
-        ProgressEvent::DeadlineReached { deadline_ms, .. } => {
-            eprintln!("· search deadline of {deadline_ms} ms reached; using what arrived")
+        if matches!(
+            event,
+            ProgressEvent::EngineStarted { .. }
+                | ProgressEvent::EngineFinished { .. }
+                | ProgressEvent::EngineFailed { .. }
+        ) {
+            let (started, ended) = *calls;
+            crate::progress::tick(format_args!(
+                "searching: {ended}/{started} engine calls answered…"
+            ));
         }
-        _ => {}
     })
 }
 
 /// The environment-variable prefix of a vendor label (`grok` → `GROK`,
 /// `my-llm` → `MY_LLM`).
-fn env_prefix(vendor: &str) -> Result<String, String> {
+fn env_prefix(vendor: &str) -> Result<String, CliError> {
     let ok = !vendor.is_empty()
         && vendor
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !ok {
-        return Err(format!(
+        return Err(CliError::usage(format!(
             "--vendor {vendor:?} is not a vendor label: use letters, digits, '-' or '_' (e.g. grok, chatgpt, gemini)"
-        ));
+        )));
     }
     Ok(vendor.to_ascii_uppercase().replace('-', "_"))
 }
@@ -355,35 +404,36 @@ fn env_prefix(vendor: &str) -> Result<String, String> {
 /// Deep escalation for `vendor`, configured the way the Grok engine is:
 /// `<VENDOR>_API_URL` (required), `<VENDOR>_API_KEY` (sent when set),
 /// `<VENDOR>_MODEL` (required, except `grok`, whose default model is used).
+/// A model that is not configured is an engine failure.
 fn deep_escalation(
     vendor: &str,
     lookup: impl Fn(&str) -> Option<String>,
-) -> Result<DeepEscalation, String> {
+) -> Result<DeepEscalation, CliError> {
     let prefix = env_prefix(vendor)?;
     let var = |suffix: &str| format!("{prefix}_{suffix}");
     let url = lookup(&var("API_URL")).ok_or_else(|| {
-        format!(
+        CliError::engine(format!(
             "--deep needs an OpenAI-compatible endpoint for {vendor}: set {} (and {}, {})",
             var("API_URL"),
             var("API_KEY"),
             var("MODEL")
-        )
+        ))
     })?;
     let model = lookup(&var("MODEL"))
         .or_else(|| (prefix == "GROK").then(|| GrokEngine::DEFAULT_MODEL.to_string()))
         .ok_or_else(|| {
-            format!(
+            CliError::engine(format!(
                 "--deep --vendor {vendor} needs a model: set {}",
                 var("MODEL")
-            )
+            ))
         })?;
     let mut builder = ChatClient::builder().base_url(url).model(model);
     if let Some(key) = lookup(&var("API_KEY")) {
         builder = builder.api_key(key);
     }
-    let client = builder
-        .build()
-        .map_err(|e| format!("cannot configure deep escalation ({vendor}): {e}"))?;
+    let client = builder.build().map_err(|e| {
+        CliError::engine(format!("cannot configure deep escalation ({vendor}): {e}"))
+    })?;
     Ok(DeepEscalation::new(client, vendor))
 }
 
@@ -394,7 +444,7 @@ fn run_plan(args: PlanStepArgs) -> CmdResult {
     if let Some(intent) = args.intent {
         options = options.with_intent(intent);
     }
-    let plan = research::plan_with(&args.question, &options).map_err(|e| e.to_string())?;
+    let plan = research::plan_with(&args.question, &options)?;
     print_json(&plan)
 }
 
@@ -403,7 +453,7 @@ fn run_normalize(args: NormalizeArgs) -> CmdResult {
     check_json(&label, &text)?;
     let results = research::normalize_results(&text, &args.query, args.backend.as_deref());
     for w in &results.warnings {
-        eprintln!("ferret: warning: {w}");
+        crate::progress::warn(w);
     }
     print_json(&results)
 }
@@ -418,10 +468,10 @@ async fn run_enrich(args: EnrichArgs) -> CmdResult {
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
         .with_text(args.text);
-    let fetch = crate::setup::fetcher(args.browser, &args.choice)?;
+    let fetch = crate::setup::fetch_setup(args.browser, &args.choice)?;
     let enrichment = research::enrich_fetch(&fetch.fetcher, &plan, &results, &options).await;
     fetch.shutdown().await;
-    print_json(&enrichment.map_err(|e| e.to_string())?)
+    print_json(&enrichment?)
 }
 
 fn run_browse_plan(args: BrowsePlanArgs) -> CmdResult {
@@ -442,18 +492,20 @@ fn run_browse_plan(args: BrowsePlanArgs) -> CmdResult {
 
 // ---------------------------------------------------------------- inputs
 
-fn read_stdin() -> Result<String, String> {
+fn read_stdin() -> Result<String, CliError> {
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read stdin: {e}"))?;
+        .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
     Ok(text)
 }
 
 /// Reads each path (`-`: stdin, at most once) as `(label, text)`.
-fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, String> {
+fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, CliError> {
     if paths.iter().filter(|p| **p == "-").count() > 1 {
-        return Err("only one input can be read from stdin (-); give the others as files".into());
+        return Err(CliError::input(
+            "only one input can be read from stdin (-); give the others as files",
+        ));
     }
     paths
         .iter()
@@ -463,7 +515,7 @@ fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, String> {
             } else {
                 std::fs::read_to_string(p)
                     .map(|t| (p.to_string(), t))
-                    .map_err(|e| format!("cannot read {p}: {e}"))
+                    .map_err(|e| CliError::input(format!("cannot read {p}: {e}")))
             }
         })
         .collect()
@@ -471,19 +523,19 @@ fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, String> {
 
 /// The text parsed as JSON, or a one-line error naming `label`. Empty
 /// input is allowed (it holds no rows).
-fn check_json(label: &str, text: &str) -> Result<Option<Value>, String> {
+fn check_json(label: &str, text: &str) -> Result<Option<Value>, CliError> {
     if text.trim().is_empty() {
         return Ok(None);
     }
     serde_json::from_str(text)
         .map(Some)
-        .map_err(|e| format!("{label} is not JSON: {e}"))
+        .map_err(|e| CliError::input(format!("{label} is not JSON: {e}")))
 }
 
 /// Candidates from `text`: result rows, a `ferret.results.v1` envelope or
 /// a `ferret.search.v1` response. Not JSON, or another Ferret schema, is an
 /// error; empty input is no candidates (with a warning).
-fn read_results(label: &str, text: &str, query: &str) -> Result<NormalizedResults, String> {
+fn read_results(label: &str, text: &str, query: &str) -> Result<NormalizedResults, CliError> {
     let value = check_json(label, text)?;
     if let Some(schema) = value
         .as_ref()
@@ -492,20 +544,21 @@ fn read_results(label: &str, text: &str, query: &str) -> Result<NormalizedResult
         && schema != RESULTS_SCHEMA
         && schema != SEARCH_SCHEMA
     {
-        return Err(format!(
+        return Err(CliError::input(format!(
             "{label} is a {schema} document; expected result rows, a {RESULTS_SCHEMA} envelope or a {SEARCH_SCHEMA} response"
-        ));
+        )));
     }
-    let results = NormalizedResults::from_json(text, query).map_err(|e| format!("{label}: {e}"))?;
+    let results = NormalizedResults::from_json(text, query)
+        .map_err(|e| CliError::input(format!("{label}: {e}")))?;
     for w in &results.warnings {
-        eprintln!("ferret: warning: {label}: {w}");
+        crate::progress::warn(format_args!("{label}: {w}"));
     }
     Ok(results)
 }
 
 /// A plan from `text`: a `ferret.plan.v1` document, or the plan inside a
 /// `ferret.research.v1` report.
-fn read_plan(label: &str, text: &str) -> Result<Plan, String> {
+fn read_plan(label: &str, text: &str) -> Result<Plan, CliError> {
     read_document(label, text, PLAN_SCHEMA, "plan")
 }
 
@@ -517,25 +570,24 @@ fn read_document<T: DeserializeOwned>(
     text: &str,
     schema: &str,
     field: &str,
-) -> Result<T, String> {
-    let value = check_json(label, text)?.ok_or_else(|| format!("{label} is empty"))?;
+) -> Result<T, CliError> {
+    let value = check_json(label, text)?.ok_or_else(|| format!("{label} is empty"));
+    let value = value.map_err(CliError::input)?;
     let found = value.get("schema").and_then(Value::as_str);
     let doc = match found {
-        Some(s) if s == schema => value,
+        Some(s) if s == schema => Ok(value),
         Some(RESEARCH_SCHEMA) => value
             .get(field)
             .cloned()
-            .ok_or_else(|| format!("{label} is a {RESEARCH_SCHEMA} report without its {field}"))?,
-        Some(other) => {
-            return Err(format!("{label} is a {other} document; expected {schema}"));
-        }
-        None => {
-            return Err(format!(
-                "{label} has no \"schema\" field; expected a {schema} document"
-            ));
-        }
-    };
-    serde_json::from_value(doc).map_err(|e| format!("{label} does not fit {schema}: {e}"))
+            .ok_or_else(|| format!("{label} is a {RESEARCH_SCHEMA} report without its {field}")),
+        Some(other) => Err(format!("{label} is a {other} document; expected {schema}")),
+        None => Err(format!(
+            "{label} has no \"schema\" field; expected a {schema} document"
+        )),
+    }
+    .map_err(CliError::input)?;
+    serde_json::from_value(doc)
+        .map_err(|e| CliError::input(format!("{label} does not fit {schema}: {e}")))
 }
 
 // ---------------------------------------------------------------- output
@@ -793,10 +845,15 @@ mod tests {
     fn deep_needs_an_endpoint_and_a_model() {
         let none = |_: &str| None;
         let err = deep_escalation("grok", none).unwrap_err();
-        assert!(err.contains("GROK_API_URL"), "{err}");
+        assert!(err.message.contains("GROK_API_URL"), "{err}");
+        assert_eq!(err.kind, crate::output::ErrorKind::Engine);
         let url_only = |k: &str| (k == "CHATGPT_API_URL").then(|| "http://127.0.0.1:9/v1".into());
         let err = deep_escalation("chatgpt", url_only).unwrap_err();
-        assert!(err.contains("CHATGPT_MODEL"), "{err}");
+        assert!(err.message.contains("CHATGPT_MODEL"), "{err}");
+        assert_eq!(
+            deep_escalation("a b", none).unwrap_err().kind,
+            crate::output::ErrorKind::Usage
+        );
         let grok = |k: &str| (k == "GROK_API_URL").then(|| "http://127.0.0.1:9/v1".into());
         let deep = deep_escalation("grok", grok).unwrap();
         assert_eq!(deep.vendor(), "grok");

@@ -11,7 +11,7 @@ use ferret::core::rows::normalize_rows_str;
 use ferret::core::search::SearchOptions;
 use ferret::core::{EngineStatus, Freshness, Intent, Mode, SearchResponse};
 
-use crate::output::{CmdResult, clip, comma_list, print_json};
+use crate::output::{CliError, CmdResult, clip, comma_list, print_json};
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
@@ -60,17 +60,18 @@ pub struct SearchArgs {
 }
 
 pub async fn run(args: SearchArgs) -> CmdResult {
-    let mut options = search_options(&args)?;
+    // A flag value the search cannot use is a usage error.
+    let mut options = search_options(&args).map_err(CliError::usage)?;
     let engines = comma_list(&args.engines);
-    let setup = crate::setup::build(args.timeout, args.json).await?;
+    let setup = crate::setup::build(args.timeout, args.json || crate::progress::is_quiet()).await?;
     let ferret = &setup.ferret;
     if !args.json && !setup.notes.is_empty() {
-        eprintln!("· {}", setup.notes.join("; "));
+        crate::progress::note(setup.notes.join("; "));
     }
 
     let mut row_warnings = Vec::new();
     let response = if args.stdin_results {
-        let rows = read_stdin_rows(&args.query);
+        let rows = read_stdin_rows(&args.query)?;
         row_warnings = rows.warnings.clone();
         if engines.is_empty() {
             options = options.without_engines();
@@ -79,16 +80,12 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         }
         ferret
             .search_with_calls(&args.query, rows.calls, rows.dropped, &options)
-            .await
-            .map_err(|e| e.to_string())?
+            .await?
     } else {
         if !engines.is_empty() {
             options = options.with_engines(engines);
         }
-        ferret
-            .search(&args.query, &options)
-            .await
-            .map_err(|e| e.to_string())?
+        ferret.search(&args.query, &options).await?
     };
 
     let mut response = response;
@@ -152,19 +149,26 @@ fn search_options(args: &SearchArgs) -> Result<SearchOptions, String> {
     })))
 }
 
-/// The rows an agent piped in, normalised; unreadable stdin counts as no
-/// rows. Each warning is also printed on stderr.
-fn read_stdin_rows(query: &str) -> ferret::core::rows::NormalizedRows {
+/// The rows an agent piped in, normalised; empty stdin is no rows (with a
+/// warning). Stdin that cannot be read, or is not JSON, is an input error.
+/// Each warning is also printed on stderr.
+fn read_stdin_rows(query: &str) -> Result<ferret::core::rows::NormalizedRows, CliError> {
     let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-        eprintln!("ferret: warning: could not read stdin: {e}");
-        text.clear();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
+    if !text.trim().is_empty()
+        && let Err(e) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        return Err(CliError::input(format!(
+            "stdin is not JSON ({e}); expected result rows: an array, or an object holding one under `results`"
+        )));
     }
     let rows = normalize_rows_str(&text, query);
     for w in &rows.warnings {
-        eprintln!("ferret: warning: {w}");
+        crate::progress::warn(w);
     }
-    rows
+    Ok(rows)
 }
 
 /// `--present`: the answer-ready presentation, as JSON or Markdown.
@@ -186,20 +190,23 @@ fn print_progress(event: &ProgressEvent) {
             intent,
             mode,
             sub_queries,
-        } => eprintln!(
-            "· plan: intent {intent}, mode {mode}, {} sub-quer{}",
+        } => crate::progress::note(format_args!(
+            "plan: intent {intent}, mode {mode}, {} sub-quer{}",
             sub_queries.len(),
             if sub_queries.len() == 1 { "y" } else { "ies" }
-        ),
+        )),
         ProgressEvent::EngineFailed {
             engine,
             sub_query,
             message,
             ..
-        } => eprintln!("· {engine} failed on {sub_query:?}: {}", clip(message, 140)),
-        ProgressEvent::DeadlineReached { deadline_ms, .. } => {
-            eprintln!("· global deadline of {deadline_ms} ms reached; returning partial results")
-        }
+        } => crate::progress::note(format_args!(
+            "{engine} failed on {sub_query:?}: {}",
+            clip(message, 140)
+        )),
+        ProgressEvent::DeadlineReached { deadline_ms, .. } => crate::progress::note(format_args!(
+            "global deadline of {deadline_ms} ms reached; returning partial results"
+        )),
         _ => {}
     }
 }

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use ferret::Ferret;
 
+use crate::output::CliError;
+
 /// What the CLI's engines are built from.
 pub struct Setup {
     /// The facade, ready to search.
@@ -38,15 +40,15 @@ pub async fn build(timeout: Option<f64>, quiet: bool) -> Result<Setup, String> {
         .await
         .map_err(|e| e.to_string())?;
     for warning in &configured.warnings {
-        eprintln!("ferret: warning: {warning}");
+        crate::progress::warn(warning);
     }
     if let Some((pages, guide)) = &configured.seeded
         && !quiet
     {
-        eprintln!(
-            "· the local index was empty: seeded it with Ferret's user guide ({pages} pages from {}); add your own folders with `ferret index add <dir>`",
+        crate::progress::note(format!(
+            "the local index was empty: seeded it with Ferret's user guide ({pages} pages from {}); add your own folders with `ferret index add <dir>`",
             guide.display()
-        );
+        ));
     }
     Ok(Setup {
         ferret: configured.ferret,
@@ -101,12 +103,16 @@ pub enum ProfileArg {
 #[cfg(feature = "browser")]
 impl BrowserChoice {
     /// The Chromium configuration: the environment, then these flags.
-    pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, String> {
+    pub fn config(&self) -> Result<ferret::browser::ChromiumConfig, CliError> {
         use ferret::browser::RuntimeChoice;
         if self.persistent && self.profile == Some(ProfileArg::Ephemeral) {
-            return Err("--persistent and --profile ephemeral contradict each other".into());
+            return Err(CliError::usage(
+                "--persistent and --profile ephemeral contradict each other",
+            ));
         }
-        let mut config = ferret::setup::browser_from_env().map_err(|e| e.to_string())?;
+        // A bad FERRET_BROWSER_RUNTIME or FERRET_CDP_PARTITION is a setting
+        // the user gave, like a flag.
+        let mut config = ferret::setup::browser_from_env().map_err(CliError::usage)?;
         if let Some(r) = self.runtime {
             config = config.runtime(match r {
                 RuntimeArg::Auto => RuntimeChoice::Auto,
@@ -122,8 +128,8 @@ impl BrowserChoice {
 
     /// The runtime for these flags (refused here when it reads in the
     /// login partition and pro mode is off).
-    pub fn runtime(&self) -> Result<ferret::browser::ChromiumRuntime, String> {
-        ferret::browser::ChromiumRuntime::new(self.config()?).map_err(|e| e.to_string())
+    pub fn runtime(&self) -> Result<ferret::browser::ChromiumRuntime, CliError> {
+        Ok(ferret::browser::ChromiumRuntime::new(self.config()?)?)
     }
 }
 
@@ -131,16 +137,38 @@ impl BrowserChoice {
 /// the browser `choice` picks, started only if a page needs it.
 pub use ferret::setup::FetchSetup;
 
+/// [`fetcher`] with its failure's kind: the browser flags are checked
+/// first, so contradicting flags stay a usage error and a login partition
+/// without pro mode a gate refusal (the runtime is only built, not started).
+pub fn fetch_setup(
+    mode: ferret::evidence::fetch::BrowserMode,
+    choice: &BrowserChoice,
+) -> Result<FetchSetup, CliError> {
+    use ferret::evidence::fetch::BrowserMode;
+    #[cfg(feature = "browser")]
+    if mode != BrowserMode::Never {
+        drop(choice.runtime()?);
+    }
+    #[cfg(not(feature = "browser"))]
+    if mode == BrowserMode::Required {
+        return Err(CliError::usage(
+            "--browser required needs the `browser` feature",
+        ));
+    }
+    fetcher(mode, choice)
+}
+
+
 /// Build the fetcher for `mode` with the browser `choice` picks.
 pub fn fetcher(
     mode: ferret::evidence::fetch::BrowserMode,
     choice: &BrowserChoice,
-) -> Result<FetchSetup, String> {
+) -> Result<FetchSetup, CliError> {
     #[cfg(feature = "browser")]
     let browser = choice.config()?;
     #[cfg(not(feature = "browser"))]
     let browser = {
         let _ = choice;
     };
-    ferret::setup::fetch_setup(mode, browser).map_err(|e| e.to_string())
+    Ok(ferret::setup::fetch_setup(mode, browser)?)
 }

@@ -80,7 +80,7 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
             Ok(ExitCode::SUCCESS)
         }
         SkillsCommand::Show { id } => {
-            let out = commands::show(&registry, &id).map_err(|e| e.to_string())?;
+            let out = commands::show(&registry, &id)?;
             print_json(&out)
         }
         SkillsCommand::Validate { dir } => {
@@ -108,7 +108,7 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
             let tools = SiteTools::new(registry, runtime.clone());
             let out = commands::navigate(&tools, &url).await;
             let _ = runtime.shutdown().await;
-            print_json(&out.map_err(|e| e.to_string())?)
+            print_json(&out?)
         }
         SkillsCommand::Run {
             site,
@@ -119,13 +119,12 @@ pub async fn run(args: SkillsArgs) -> CmdResult {
             let parsed = json_args
                 .as_deref()
                 .map(commands::parse_args_json)
-                .transpose()
-                .map_err(|e| e.to_string())?;
+                .transpose()?;
             let runtime = Arc::new(args.choice.runtime()?);
             let tools = SiteTools::new(registry, runtime.clone());
             let out = commands::run(&tools, &site, &tool, parsed.as_ref(), url.as_deref()).await;
             let _ = runtime.shutdown().await;
-            print_json(&out.map_err(|e| e.to_string())?)
+            print_json(&out?)
         }
     }
 }

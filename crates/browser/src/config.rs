@@ -26,10 +26,65 @@ pub const CDP_PARTITION_ENV: &str = "FERRET_CDP_PARTITION";
 pub const CDP_EGRESS_ENV: &str = "FERRET_CDP_EGRESS";
 /// The environment variable naming Ferret's data folder.
 pub const HOME_ENV: &str = "FERRET_HOME";
-/// Where Chromium is looked for when nothing else is said.
+/// Where Chromium is looked for last, when neither `FERRET_CHROMIUM` nor
+/// `PATH` names one (see [`find_chromium`]).
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
+/// The executable names [`find_chromium`] looks for on `PATH`, in order.
+pub const CHROMIUM_NAMES: &[&str] = &["chromium", "chromium-browser", "google-chrome", "chrome"];
 /// The persistent profile's folder name under the Ferret home.
 pub const PROFILE_DIR_NAME: &str = "browser-profile";
+
+/// The Chromium executable to launch, read through `lookup` (an environment
+/// lookup such as `|k| std::env::var(k).ok()`):
+///
+/// 1. `FERRET_CHROMIUM` when set: a path is used as given (a launch then
+///    says when nothing is there); a bare name is looked up on `PATH` first;
+/// 2. else the first of [`CHROMIUM_NAMES`] (`chromium`, `chromium-browser`,
+///    `google-chrome`, `chrome`) that is an executable regular file in a
+///    `PATH` directory, directories in their order;
+/// 3. else [`DEFAULT_CHROMIUM`] when it is an executable file.
+///
+/// `None` when none of them is found. Symbolic links are followed (a
+/// `chromium` link to the real binary counts); empty `PATH` entries are
+/// skipped rather than read as the current directory.
+pub fn find_chromium(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let path_var = lookup("PATH").unwrap_or_default();
+    if let Some(given) = lookup(CHROMIUM_ENV).filter(|v| !v.trim().is_empty()) {
+        let bare_name = !given.contains(std::path::is_separator);
+        let on_path = bare_name.then(|| which(&given, &path_var)).flatten();
+        return Some(on_path.unwrap_or_else(|| PathBuf::from(given)));
+    }
+    CHROMIUM_NAMES
+        .iter()
+        .find_map(|name| which(name, &path_var))
+        .or_else(|| is_executable(Path::new(DEFAULT_CHROMIUM)).then(|| DEFAULT_CHROMIUM.into()))
+}
+
+/// The first `PATH` directory (in `path_var`) holding an executable file
+/// called `name`.
+fn which(name: &str, path_var: &str) -> Option<PathBuf> {
+    let file_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    std::env::split_paths(path_var)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(&file_name))
+        .find(|candidate| is_executable(candidate))
+}
+
+/// A regular file (after following links) that may be executed.
+fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
 
 /// Which runtime to run (`--runtime`, `FERRET_BROWSER_RUNTIME`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -181,8 +236,10 @@ impl ChromiumConfig {
     }
 
     /// Configuration from the environment: `FERRET_BROWSER_RUNTIME`
-    /// (`auto`, the default, `managed` or `attached`), `FERRET_CHROMIUM`
-    /// (default `/usr/bin/chromium`), `FERRET_CDP_URL` (the attached
+    /// (`auto`, the default, `managed` or `attached`), the executable
+    /// [`find_chromium`] finds (`FERRET_CHROMIUM`, then `PATH`, then
+    /// `/usr/bin/chromium`, which is also what a launch names when nothing
+    /// is found), `FERRET_CDP_URL` (the attached
     /// endpoint; auto falls back to it), `FERRET_CDP_PARTITION` (`login`,
     /// the default, or `public` for a declared pool of clean browsers),
     /// `FERRET_HOME` (default `~/.local/share/ferret`), and the guard from
@@ -197,8 +254,7 @@ impl ChromiumConfig {
     /// Like [`ChromiumConfig::from_env`], reading variables through `lookup`.
     pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BrowserError> {
         let non_empty = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let executable =
-            PathBuf::from(non_empty(CHROMIUM_ENV).unwrap_or_else(|| DEFAULT_CHROMIUM.to_string()));
+        let executable = find_chromium(&lookup).unwrap_or_else(|| PathBuf::from(DEFAULT_CHROMIUM));
         let home =
             default_home(non_empty(HOME_ENV).map(PathBuf::from).or_else(|| {
                 non_empty("HOME").map(|h| PathBuf::from(h).join(".local/share/ferret"))
@@ -392,6 +448,96 @@ mod tests {
                 .to_string()
                 .contains("FERRET_CDP_PARTITION")
         );
+    }
+
+    /// A folder holding an executable script `name` (and the folder).
+    #[cfg(unix)]
+    fn fake_executable(dir: &Path, name: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let file = dir.join(name);
+        std::fs::write(&file, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        file
+    }
+
+    /// A lookup answering only `vars`.
+    fn env_of(vars: Vec<(&'static str, String)>) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn chromium_is_found_on_path_in_name_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (first, second) = (tmp.path().join("a"), tmp.path().join("b"));
+        std::fs::create_dir_all(&first).unwrap();
+        std::fs::create_dir_all(&second).unwrap();
+        let chrome = fake_executable(&first, "google-chrome");
+        let chromium = fake_executable(&second, "chromium");
+        let path = std::env::join_paths([&first, &second]).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        // `chromium` comes before `google-chrome` in the name order, even in
+        // a later PATH directory.
+        let found = find_chromium(env_of(vec![("PATH", path.clone())]));
+        assert_eq!(found, Some(chromium.clone()));
+        std::fs::remove_file(&chromium).unwrap();
+        let found = find_chromium(env_of(vec![("PATH", path.clone())]));
+        assert_eq!(found, Some(chrome));
+        // The configuration uses what was found.
+        let config = ChromiumConfig::from_env_with(env_of(vec![("PATH", path)])).unwrap();
+        assert_eq!(config.executable, first.join("google-chrome"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn path_entries_that_are_not_executable_files_are_skipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        // A folder called chromium, and a chromium-browser without the x bit.
+        std::fs::create_dir_all(dir.join("chromium")).unwrap();
+        std::fs::write(dir.join("chromium-browser"), "not a program").unwrap();
+        let chrome = fake_executable(dir, "chrome");
+        let path = format!("::{}", dir.display());
+        assert_eq!(find_chromium(env_of(vec![("PATH", path)])), Some(chrome));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn ferret_chromium_wins_over_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let on_path = fake_executable(tmp.path(), "chromium");
+        let custom = fake_executable(tmp.path(), "my-browser");
+        let path = tmp.path().display().to_string();
+        let given = |value: String| {
+            find_chromium(env_of(vec![("PATH", path.clone()), (CHROMIUM_ENV, value)]))
+        };
+        // A path is used as given, even one where nothing is.
+        assert_eq!(
+            given("/opt/nowhere/chrome".into()),
+            Some("/opt/nowhere/chrome".into())
+        );
+        // A bare name is looked up on PATH.
+        assert_eq!(given("my-browser".into()), Some(custom));
+        assert_eq!(given("not-installed".into()), Some("not-installed".into()));
+        // Empty counts as unset.
+        assert_eq!(given("  ".into()), Some(on_path));
+    }
+
+    #[test]
+    fn without_path_only_the_default_location_is_tried() {
+        let tmp = tempfile::tempdir().unwrap();
+        let found = find_chromium(env_of(vec![("PATH", tmp.path().display().to_string())]));
+        let default_exists = is_executable(Path::new(DEFAULT_CHROMIUM));
+        assert_eq!(
+            found,
+            default_exists.then(|| PathBuf::from(DEFAULT_CHROMIUM))
+        );
+        let config = ChromiumConfig::from_env_with(env_of(vec![])).unwrap();
+        assert_eq!(config.executable, PathBuf::from(DEFAULT_CHROMIUM));
     }
 
     #[test]
