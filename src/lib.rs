@@ -19,7 +19,8 @@
 //! Its own modules: [`agent`] (the tools for agents: definitions, one
 //! dispatcher, answers sized for a model), [`builder`] ([`Ferret`], [`FerretBuilder`]), [`env`](mod@env)
 //! (engines from environment variables), [`error`] ([`FerretError`]),
-//! [`mcp`] (the MCP server, feature `mcp`), [`setup`] (everything the environment configures: engines, the local
+//! [`mcp`] (the MCP server, feature `mcp`), `rig` (search, fetch and research as rig-core tools, feature `rig`),
+//! [`setup`] (everything the environment configures: engines, the local
 //! index seeded from the embedded user guide, the cache, the fetcher).
 
 pub mod agent;
@@ -28,6 +29,8 @@ pub mod env;
 pub mod error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "rig")]
+pub mod rig;
 pub mod setup;
 
 pub use builder::{Ferret, FerretBuilder};

@@ -22,8 +22,11 @@ pub struct ToolDef {
     pub read_only: bool,
 }
 
+/// A core tool: name, title, description and its schema's generator.
+type CoreTool = (&'static str, &'static str, &'static str, fn() -> Value);
+
 /// The core tools (search, fetch, verify, extract, research, plan).
-const CORE: &[(&str, &str, &str, fn() -> Value)] = &[
+const CORE: &[CoreTool] = &[
     (
         "search",
         "Web search",

@@ -228,7 +228,18 @@ pub type BrowserConfig = ();
 /// [`BrowserMode::Never`] — the browser `browser` configures, started only if
 /// a page needs it.
 pub fn fetch_setup(mode: BrowserMode, browser: BrowserConfig) -> Result<FetchSetup, FerretError> {
-    let guard = ferret_core::guard::UrlGuard::from_env();
+    fetch_setup_with_guard(mode, browser, ferret_core::guard::UrlGuard::from_env())
+}
+
+/// [`fetch_setup`] with the URL guard `guard` instead of the one the
+/// environment configures: a program (or a test serving pages on loopback
+/// with `UrlGuard::default().allow_private(true)`) decides which addresses
+/// the fetcher may reach without touching the process environment.
+pub fn fetch_setup_with_guard(
+    mode: BrowserMode,
+    browser: BrowserConfig,
+    guard: ferret_core::guard::UrlGuard,
+) -> Result<FetchSetup, FerretError> {
     let mut builder = Fetcher::builder()
         .guard(guard)
         .browser_mode(mode)
