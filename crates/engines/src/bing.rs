@@ -78,7 +78,8 @@ pub fn freshness_filter(freshness: Freshness, now: std::time::SystemTime) -> Str
 /// Bing's `filters` value for the days `since` to `until`.
 pub fn range_filter(since: chrono::NaiveDate, until: chrono::NaiveDate) -> String {
     use chrono::Datelike;
-    let days = |d: chrono::NaiveDate| clock::days_from_civil(i64::from(d.year()), d.month(), d.day());
+    let days =
+        |d: chrono::NaiveDate| clock::days_from_civil(i64::from(d.year()), d.month(), d.day());
     format!("ex1:\"ez5_{}_{}\"", days(since), days(until))
 }
 

@@ -35,8 +35,7 @@ use crate::http::config::{ServiceDefaults, common_setters};
 use crate::http::controls::{closed_range, day_of, iso_day, with_site_operators};
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{
-    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock,
-    inline_html,
+    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, inline_html,
 };
 
 /// How Brave is named in errors.

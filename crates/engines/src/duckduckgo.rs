@@ -105,8 +105,13 @@ pub fn region_for_country(country: &str, language: Option<&str>) -> Option<&'sta
         .find(|(iso, _)| *iso == lower)
         .map_or(lower.as_str(), |(_, ddg)| ddg);
     let prefix = format!("{code}-");
-    let mut regions = REGIONS.iter().map(|(_, kl)| *kl).filter(|kl| kl.starts_with(&prefix));
-    let wanted = language.and_then(region).filter(|kl| kl.starts_with(&prefix));
+    let mut regions = REGIONS
+        .iter()
+        .map(|(_, kl)| *kl)
+        .filter(|kl| kl.starts_with(&prefix));
+    let wanted = language
+        .and_then(region)
+        .filter(|kl| kl.starts_with(&prefix));
     wanted.or_else(|| regions.next())
 }
 

@@ -104,9 +104,8 @@ impl From<CacheKey> for String {
 /// The request's controls beyond the classic key parts, as compact JSON
 /// (domains lowercased), or `None` when it has none.
 fn controls_part(request: &EngineRequest) -> Option<String> {
-    let lower = |list: &[String]| -> Vec<String> {
-        list.iter().map(|d| d.trim().to_lowercase()).collect()
-    };
+    let lower =
+        |list: &[String]| -> Vec<String> { list.iter().map(|d| d.trim().to_lowercase()).collect() };
     let include = lower(&request.include_domains);
     let site = request.site.as_deref().map(|s| s.trim().to_lowercase());
     let include_beyond_site = match (include.as_slice(), &site) {
@@ -232,10 +231,15 @@ mod tests {
     #[test]
     fn one_included_domain_keys_as_the_site_it_always_was() {
         let site = CacheKey::for_request("brave", &EngineRequest::new("x").with_site("docs.rs"));
-        let include =
-            CacheKey::for_request("brave", &EngineRequest::new("x").with_include_domains(["docs.rs"]));
+        let include = CacheKey::for_request(
+            "brave",
+            &EngineRequest::new("x").with_include_domains(["docs.rs"]),
+        );
         assert_eq!(site, include);
         let page_one = CacheKey::for_request("brave", &EngineRequest::new("x").with_page(1));
-        assert_eq!(page_one, CacheKey::for_request("brave", &EngineRequest::new("x")));
+        assert_eq!(
+            page_one,
+            CacheKey::for_request("brave", &EngineRequest::new("x"))
+        );
     }
 }

@@ -251,7 +251,9 @@ fn restrictions(request: &EngineRequest) -> String {
         say(format!("Only include pages published on or after {since}."));
     }
     if let Some(until) = request.until {
-        say(format!("Only include pages published on or before {until}."));
+        say(format!(
+            "Only include pages published on or before {until}."
+        ));
     }
     let include = request.included_domains();
     if !include.is_empty() {

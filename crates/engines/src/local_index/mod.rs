@@ -307,11 +307,13 @@ fn mtime_bounds(request: &EngineRequest) -> (Bound<i64>, Bound<i64>) {
     // Days past what nanoseconds can count clamp to the far ends.
     let day_start = |day: chrono::NaiveDate| {
         let midnight = day.and_time(chrono::NaiveTime::MIN).and_utc();
-        midnight.timestamp_nanos_opt().unwrap_or(if midnight.timestamp() > 0 {
-            i64::MAX
-        } else {
-            i64::MIN
-        })
+        midnight
+            .timestamp_nanos_opt()
+            .unwrap_or(if midnight.timestamp() > 0 {
+                i64::MAX
+            } else {
+                i64::MIN
+            })
     };
     let window = request
         .freshness
