@@ -65,10 +65,10 @@ pub mod text;
 pub mod tier;
 pub mod tokenize;
 
+pub use controls::{Control, ControlError, ControlSet, SafeSearch};
 pub use engine::{
     DynEngine, Engine, EngineCapabilities, EngineHit, EngineKind, EngineRequest, EngineResponse,
 };
-pub use controls::{Control, ControlError, ControlSet, SafeSearch};
 pub use error::{EngineError, ErrorKind};
 pub use provenance::{Partition, Provenance, ProvenanceClaim, Runtime};
 pub use query::{Freshness, Intent, Mode, Weights};

@@ -360,7 +360,10 @@ impl SearchOptions {
             (Control::SafeSearch, self.safe_search.is_some()),
             (Control::Page, self.page.is_some_and(|p| p > 1)),
         ];
-        set.into_iter().filter(|(_, on)| *on).map(|(c, _)| c).collect()
+        set.into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(c, _)| c)
+            .collect()
     }
 
     /// Check the controls: domains, the date range, region and page.
@@ -554,8 +557,7 @@ impl Searcher {
                 Some(f) => format!("set by the caller to {f}"),
                 None => "turned off by the caller".to_string(),
             };
-        } else if (options.since.is_some() || options.until.is_some()) && plan.freshness.is_some()
-        {
+        } else if (options.since.is_some() || options.until.is_some()) && plan.freshness.is_some() {
             plan.freshness = None;
             plan.freshness_reason = "replaced by the caller's since/until dates".to_string();
         }
@@ -642,7 +644,13 @@ impl Searcher {
         dropped.extend(fused.unresolvable.iter().map(|u| u.to_dropped_row()));
         warnings.extend(fused.warnings);
         warnings.extend(planner_cut_warning(&plan));
-        let results = apply_filters(&filters, fused.results, options, &mut dropped, &mut warnings);
+        let results = apply_filters(
+            &filters,
+            fused.results,
+            options,
+            &mut dropped,
+            &mut warnings,
+        );
 
         let (mut results, discarded) = self.apply_goggle(results, options, started, &mut warnings);
         if let Some(limit) = options.limit {

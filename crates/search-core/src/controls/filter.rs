@@ -204,10 +204,10 @@ impl ResultFilters {
             &result.sources,
             reason,
         ));
-        let allowed = result
-            .near_duplicates
-            .iter()
-            .position(|d| self.domain_verdict(&host_of(&d.url, &d.original_url)).is_none());
+        let allowed = result.near_duplicates.iter().position(|d| {
+            self.domain_verdict(&host_of(&d.url, &d.original_url))
+                .is_none()
+        });
         match allowed {
             Some(k) => Some(promote(result, k)),
             None => {

@@ -396,7 +396,10 @@ mod tests {
     fn domains_are_normalised_host_names() {
         assert_eq!(normalize_domain(" Docs.RS. ").unwrap(), "docs.rs");
         assert_eq!(normalize_domain("www.reddit.com").unwrap(), "reddit.com");
-        assert_eq!(normalize_domain("例子.测试").unwrap(), "xn--fsqu00a.xn--0zwm56d");
+        assert_eq!(
+            normalize_domain("例子.测试").unwrap(),
+            "xn--fsqu00a.xn--0zwm56d"
+        );
         for bad in [
             "",
             "https://example.com",
