@@ -487,6 +487,49 @@ mod tests {
     }
 
     #[test]
+    fn controls_round_trip_and_are_checked() {
+        let day = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let r = EngineRequest::new("x")
+            .with_include_domains(["docs.rs"])
+            .with_exclude_domains(["reddit.com"])
+            .with_since(day("2025-01-01"))
+            .with_region("DE")
+            .with_safe_search(SafeSearch::Moderate)
+            .with_page(2);
+        assert_eq!(r.site.as_deref(), Some("docs.rs"), "one domain is the site");
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["since"], "2025-01-01");
+        assert_eq!(json["safe_search"], "moderate");
+        assert!(json.get("until").is_none());
+        let back: EngineRequest = serde_json::from_value(json).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(r.offset(10), 10);
+        assert!(EngineRequest::new("x").with_page(0).validate().is_err());
+        let backwards = EngineRequest::new("x")
+            .with_since(day("2025-02-01"))
+            .with_until(day("2025-01-01"));
+        assert!(backwards.validate().is_err());
+        let two = EngineRequest::new("x").with_include_domains(["a.example", "b.example"]);
+        assert_eq!(two.site, None);
+        assert_eq!(two.included_domains(), ["a.example", "b.example"]);
+    }
+
+    #[test]
+    fn capabilities_count_legacy_flags_as_controls() {
+        let mut caps = EngineCapabilities::new(EngineKind::Web);
+        caps.freshness = true;
+        caps.site_filter = true;
+        let asked = ControlSet::of(&[Control::Freshness, Control::IncludeDomains, Control::Page]);
+        assert_eq!(caps.ignored(asked, 1), ControlSet::of(&[Control::Page]));
+        assert_eq!(
+            caps.ignored(asked, 2),
+            ControlSet::of(&[Control::IncludeDomains, Control::Page])
+        );
+        let json = serde_json::to_value(&caps).unwrap();
+        assert!(json.get("controls").is_none(), "no controls, no field");
+    }
+
+    #[test]
     fn response_round_trips() {
         let mut r = EngineResponse::new(
             Provenance::public(Runtime::Http),
