@@ -104,7 +104,10 @@ fn site_keeps_only_the_listed_domains() {
 #[test]
 fn a_bad_control_fails_the_search_and_says_why() {
     for (args, words) in [
-        (&["--since", "2025-02-01", "--until", "2025-01-01"][..], "since"),
+        (
+            &["--since", "2025-02-01", "--until", "2025-01-01"][..],
+            "since",
+        ),
         (&["--page", "0"][..], "page 0"),
         (&["--exclude-site", "https://reddit.com/r"][..], "host name"),
         (&["--safe", "maybe"][..], "maybe"),

@@ -337,6 +337,10 @@ fn print_engine(e: &ferret::core::EngineReport) {
         .unwrap_or_default();
     say!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
     if !e.unsupported.is_empty() {
-        say!("       {:<11} not pushed down: {}", "", e.unsupported.join(", "));
+        say!(
+            "       {:<11} not pushed down: {}",
+            "",
+            e.unsupported.join(", ")
+        );
     }
 }

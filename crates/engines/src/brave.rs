@@ -32,7 +32,7 @@ use serde::Deserialize;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
-use crate::http::controls::{closed_range, day_of, iso_day, with_site_operators};
+use crate::http::controls::{Params, closed_range, day_of, iso_day, with_site_operators};
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{
     ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, inline_html,
@@ -190,7 +190,7 @@ impl BraveEngine {
     pub fn request_params(
         &self,
         request: &EngineRequest,
-    ) -> Result<(Vec<(&'static str, String)>, Vec<String>), EngineError> {
+    ) -> Result<(Params, Vec<String>), EngineError> {
         let mut warnings = Vec::new();
         let q = with_site_operators(&request.query, request);
         let count = request.max_results.min(Self::MAX_COUNT);

@@ -377,7 +377,8 @@ async fn searches_without_controls_report_nothing_new() {
 #[tokio::test]
 async fn bad_control_values_are_typed_errors() {
     let s = searcher(vec![Arc::new(StaticEngine::new("brave", 1))]);
-    let cases: Vec<(SearchOptions, fn(&ControlError) -> bool)> = vec![
+    type IsExpected = fn(&ControlError) -> bool;
+    let cases: Vec<(SearchOptions, IsExpected)> = vec![
         (
             options()
                 .with_since(day("2025-02-01"))

@@ -7,6 +7,9 @@ use std::time::SystemTime;
 use chrono::{DateTime, NaiveDate, Utc};
 use ferret_core::EngineRequest;
 
+/// Query or form parameters, as adapters build them.
+pub type Params = Vec<(&'static str, String)>;
+
 /// The first day of an open-ended date range for services that need both
 /// ends (`until` alone means "from the start of the web's dates").
 pub const EARLIEST: NaiveDate = match NaiveDate::from_ymd_opt(1990, 1, 1) {
