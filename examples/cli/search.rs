@@ -29,6 +29,31 @@ pub struct SearchArgs {
     /// A recency window: pd, pw, pm, py (default: the intent's).
     #[arg(long)]
     freshness: Option<Freshness>,
+    /// Only results published on or after this day (YYYY-MM-DD). Replaces
+    /// the intent's recency window unless --freshness is given too.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    since: Option<chrono::NaiveDate>,
+    /// Only results published on or before this day (YYYY-MM-DD).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    until: Option<chrono::NaiveDate>,
+    /// Only results from these domains (comma separated; subdomains count).
+    #[arg(long, value_delimiter = ',', value_name = "DOMAINS")]
+    site: Vec<String>,
+    /// No results from these domains (comma separated; subdomains count).
+    #[arg(long, value_delimiter = ',', value_name = "DOMAINS")]
+    exclude_site: Vec<String>,
+    /// Ask for results in this language (en, de, zh-CN, …).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Ask for results for this country (a two-letter code: US, DE, JP).
+    #[arg(long)]
+    region: Option<String>,
+    /// Safe search: off, moderate or strict (default: each engine's own).
+    #[arg(long, value_name = "LEVEL")]
+    safe: Option<ferret::core::SafeSearch>,
+    /// Ask each engine for this result page (1 is the first).
+    #[arg(long, value_name = "N")]
+    page: Option<u32>,
     /// Only these engines (comma separated).
     #[arg(long, value_delimiter = ',')]
     engines: Vec<String>,
@@ -114,6 +139,16 @@ fn search_options(args: &SearchArgs) -> Result<SearchOptions, String> {
     if let Some(f) = args.freshness {
         options = options.with_freshness(Some(f));
     }
+    // The controls; values the search cannot use fail it with a typed error.
+    options = options
+        .with_include_domains(comma_list(&args.site))
+        .with_exclude_domains(comma_list(&args.exclude_site));
+    options.since = args.since;
+    options.until = args.until;
+    options.language = args.lang.clone();
+    options.region = args.region.clone();
+    options.safe_search = args.safe;
+    options.page = args.page;
     if let Some(n) = args.num {
         options = options.with_max_results(n);
     }
@@ -308,4 +343,11 @@ fn print_engine(e: &ferret::core::EngineReport) {
         .map(|m| format!(" — {}", clip(m, 110)))
         .unwrap_or_default();
     say!("engine {:<11} {status}, {} ms{msg}", e.name, e.elapsed_ms);
+    if !e.unsupported.is_empty() {
+        say!(
+            "       {:<11} not pushed down: {}",
+            "",
+            e.unsupported.join(", ")
+        );
+    }
 }

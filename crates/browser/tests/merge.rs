@@ -142,6 +142,7 @@ fn search_response(query: &str, results: Vec<SearchResult>) -> SearchResponse {
             count: 2,
             calls: 1,
             failed_calls: 0,
+            unsupported: Vec::new(),
         }],
         dropped: Vec::new(),
         goggle: None,

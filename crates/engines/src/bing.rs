@@ -1,9 +1,13 @@
 //! Bing's keyless result page: `GET /search?q=…`.
 //!
-//! Request: `q` (with ` site:<host>` for a site restriction), `count`
-//! (at most 10), `setlang` (the language) and `filters` for freshness
-//! (`ex1:"ez1"` day, `ez2` week, `ez3` month; a year is the custom range
-//! `ex1:"ez5_<from>_<to>"` in days since 1970, from an injectable clock).
+//! Request: `q` (with ` site:<host>` operators for the domains to include
+//! and ` -site:<host>` for those to exclude), `count` (at most 10),
+//! `setlang` (the language), `cc` (the region), `adlt` (safe search:
+//! `off`/`moderate`/`strict`), `first` (the 1-based position of a later
+//! page's first result) and `filters` for freshness (`ex1:"ez1"` day,
+//! `ez2` week, `ez3` month; a year is the custom range
+//! `ex1:"ez5_<from>_<to>"` in days since 1970, from an injectable clock;
+//! a since/until range is the same custom range, and replaces the window).
 //!
 //! Parsing: every `li.b_algo` gives `h2 a` (title and link; Bing's
 //! `/ck/a?…&u=a1<base64url>` wrapper unwrapped with [`unwrap_redirect`])
@@ -31,13 +35,15 @@ use async_trait::async_trait;
 use ferret_core::canonical::unwrap_redirect;
 use ferret_core::tokenize::{query_terms, token_strings};
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Freshness,
 };
 use reqwest::header::{ACCEPT, ACCEPT_LANGUAGE};
 use scraper::{ElementRef, Html, Selector};
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::{closed_range, day_of, with_site_operators};
 use crate::http::{
     ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, markers,
     status,
@@ -68,6 +74,27 @@ pub fn freshness_filter(freshness: Freshness, now: std::time::SystemTime) -> Str
         }
     }
 }
+
+/// Bing's `filters` value for the days `since` to `until`.
+pub fn range_filter(since: chrono::NaiveDate, until: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let days =
+        |d: chrono::NaiveDate| clock::days_from_civil(i64::from(d.year()), d.month(), d.day());
+    format!("ex1:\"ez5_{}_{}\"", days(since), days(until))
+}
+
+/// The controls Bing pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Language,
+    Control::Region,
+    Control::SafeSearch,
+    Control::Page,
+]);
 
 /// The Bing HTML scraper (`bing`).
 #[derive(Debug, Clone)]
@@ -127,6 +154,35 @@ impl BingEngine {
     pub fn endpoint(&self) -> &Url {
         &self.endpoint
     }
+
+    /// The query parameters sent for `request`.
+    pub fn request_params(&self, request: &EngineRequest) -> Vec<(&'static str, String)> {
+        let q = with_site_operators(&request.query, request);
+        let count = request.max_results.min(Self::MAX_RESULTS);
+        let mut params: Vec<(&str, String)> = vec![("q", q), ("count", count.to_string())];
+        if let Some(lang) = &request.language {
+            params.push(("setlang", lang.trim().to_string()));
+        }
+        if let Some(region) = &request.region {
+            params.push(("cc", region.trim().to_ascii_uppercase()));
+        }
+        if let Some(level) = request.safe_search {
+            params.push(("adlt", level.as_str().to_string()));
+        }
+        if request.page_number() > 1 {
+            params.push(("first", (request.offset(count) + 1).to_string()));
+        }
+        let now = self.clock.now();
+        match closed_range(request, day_of(now)) {
+            Some((since, until)) => params.push(("filters", range_filter(since, until))),
+            None => {
+                if let Some(f) = request.freshness {
+                    params.push(("filters", freshness_filter(f, now)));
+                }
+            }
+        }
+        params
+    }
 }
 
 #[async_trait]
@@ -140,24 +196,13 @@ impl Engine for BingEngine {
             freshness: true,
             site_filter: true,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Scraper)
+            ..EngineCapabilities::new(EngineKind::Scraper).with_controls(CONTROLS)
         }
     }
 
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         request.validate()?;
-        let mut q = request.query.trim().to_string();
-        if let Some(site) = &request.site {
-            q = format!("{q} site:{}", site.trim());
-        }
-        let count = request.max_results.min(Self::MAX_RESULTS);
-        let mut params: Vec<(&str, String)> = vec![("q", q), ("count", count.to_string())];
-        if let Some(lang) = &request.language {
-            params.push(("setlang", lang.trim().to_string()));
-        }
-        if let Some(f) = request.freshness {
-            params.push(("filters", freshness_filter(f, self.clock.now())));
-        }
+        let params = self.request_params(request);
         let call = self
             .http
             .get(self.endpoint.clone())

@@ -1,11 +1,15 @@
 //! Brave Search API: `GET /res/v1/web/search` with the key in
 //! `X-Subscription-Token`.
 //!
-//! Request: `q` (with ` site:<host>` appended for a site restriction),
-//! `count` (at most 20), `freshness` (`pd`/`pw`/`pm`/`py`, pushed down as
-//! is), `search_lang` (Brave's codes: `zh-CN` → `zh-hans`, `ja` → `jp`, …;
-//! an unsupported language is not sent and a warning says so), and
-//! `country` when configured. Response: `web.results[]` → hits, with
+//! Request: `q` (with ` site:<host>` operators for the domains to include
+//! and ` -site:<host>` for those to exclude), `count` (at most 20),
+//! `freshness` (`pd`/`pw`/`pm`/`py` as is, or `YYYY-MM-DDtoYYYY-MM-DD` for
+//! a since/until range, an open end filled in from the injectable clock),
+//! `search_lang` (Brave's codes: `zh-CN` → `zh-hans`, `ja` → `jp`, …; an
+//! unsupported language is not sent and a warning says so), `country` (the
+//! request's region, else the configured one), `safesearch`
+//! (`off`/`moderate`/`strict`) and `offset` (the 0-based page; Brave serves
+//! pages 1 to 10, a later page is an `InvalidQuery` error). Response: `web.results[]` → hits, with
 //! `<strong>` and entities stripped from `description`, and `page_age`
 //! (else an absolute `age` such as `May 1, 2023`) as `published_at`.
 //!
@@ -21,15 +25,17 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse,
 };
 use serde::Deserialize;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::{Params, closed_range, day_of, iso_day, with_site_operators};
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{
-    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock, inline_html,
+    ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, inline_html,
 };
 
 /// How Brave is named in errors.
@@ -52,6 +58,19 @@ const SEARCH_LANGS: &[&str] = &[
     "ms", "ml", "mr", "nb", "pl", "pt-br", "pt-pt", "pa", "ro", "ru", "sr", "sk", "sl", "es", "sv",
     "ta", "te", "th", "tr", "uk", "vi",
 ];
+
+/// The controls Brave pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Language,
+    Control::Region,
+    Control::SafeSearch,
+    Control::Page,
+]);
 
 /// BCP 47 tags whose Brave code is not their lowercased primary subtag.
 const LANG_ALIASES: &[(&str, &str)] = &[
@@ -87,13 +106,25 @@ pub struct BraveEngine {
     endpoint: Url,
     api_key: Option<String>,
     country: Option<String>,
+    clock: SharedClock,
 }
 
 /// Builder for [`BraveEngine`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BraveBuilder {
     service: ServiceConfig,
     country: Option<String>,
+    clock: SharedClock,
+}
+
+impl Default for BraveBuilder {
+    fn default() -> Self {
+        BraveBuilder {
+            service: ServiceConfig::new(),
+            country: None,
+            clock: clock::system(),
+        }
+    }
 }
 
 impl BraveBuilder {
@@ -106,9 +137,16 @@ impl BraveBuilder {
         self
     }
 
-    /// A `country` code (`us`, `de`, …) sent with every search.
+    /// A `country` code (`us`, `de`, …) sent with every search whose
+    /// request has no region of its own.
     pub fn country(mut self, country: impl Into<String>) -> Self {
         self.country = Some(country.into());
+        self
+    }
+
+    /// The clock an open-ended date range ends at (default: system).
+    pub fn clock(mut self, clock: SharedClock) -> Self {
+        self.clock = clock;
         self
     }
 
@@ -119,6 +157,7 @@ impl BraveBuilder {
             endpoint: self.service.endpoint(&DEFAULTS, "/res/v1/web/search")?,
             api_key: self.service.key().map(str::to_string),
             country: self.country,
+            clock: self.clock,
         })
     }
 }
@@ -128,6 +167,8 @@ impl BraveEngine {
     pub const DEFAULT_BASE_URL: &'static str = "https://api.search.brave.com";
     /// The most results one call returns.
     pub const MAX_COUNT: usize = 20;
+    /// The largest `offset` (0-based page) Brave accepts.
+    pub const MAX_OFFSET: u32 = 9;
 
     /// A builder with the defaults.
     pub fn builder() -> BraveBuilder {
@@ -143,6 +184,61 @@ impl BraveEngine {
     pub fn has_api_key(&self) -> bool {
         self.api_key.is_some()
     }
+
+    /// The query parameters sent for `request`, and warnings for what
+    /// could not be sent; a page past Brave's last is an error.
+    pub fn request_params(
+        &self,
+        request: &EngineRequest,
+    ) -> Result<(Params, Vec<String>), EngineError> {
+        let mut warnings = Vec::new();
+        let q = with_site_operators(&request.query, request);
+        let count = request.max_results.min(Self::MAX_COUNT);
+        let mut params: Vec<(&str, String)> = vec![("q", q), ("count", count.to_string())];
+        if let Some(freshness) = self.freshness(request) {
+            params.push(("freshness", freshness));
+        }
+        if let Some(lang) = &request.language {
+            match search_lang(lang) {
+                Some(code) => params.push(("search_lang", code.to_string())),
+                None => warnings.push(format!(
+                    "brave: language {lang:?} is not one Brave supports; searched without search_lang"
+                )),
+            }
+        }
+        let country = request.region.as_deref().map(str::to_ascii_lowercase);
+        if let Some(country) = country.or_else(|| self.country.clone()) {
+            params.push(("country", country));
+        }
+        if let Some(level) = request.safe_search {
+            params.push(("safesearch", level.as_str().to_string()));
+        }
+        if request.page_number() > 1 {
+            params.push(("offset", page_offset(request.page_number())?.to_string()));
+        }
+        Ok((params, warnings))
+    }
+
+    /// `freshness`: a since/until range as `YYYY-MM-DDtoYYYY-MM-DD`, else
+    /// the window's own code.
+    fn freshness(&self, request: &EngineRequest) -> Option<String> {
+        match closed_range(request, day_of(self.clock.now())) {
+            Some((since, until)) => Some(format!("{}to{}", iso_day(since), iso_day(until))),
+            None => request.freshness.map(|f| f.as_str().to_string()),
+        }
+    }
+}
+
+/// Brave's 0-based `offset` for a 1-based page, if Brave serves it.
+fn page_offset(page: u32) -> Result<u32, EngineError> {
+    let offset = page.saturating_sub(1);
+    if offset > BraveEngine::MAX_OFFSET {
+        return Err(EngineError::invalid_query(format!(
+            "brave serves result pages 1 to {}; page {page} is past the last",
+            BraveEngine::MAX_OFFSET + 1
+        )));
+    }
+    Ok(offset)
 }
 
 #[async_trait]
@@ -156,7 +252,7 @@ impl Engine for BraveEngine {
             freshness: true,
             site_filter: true,
             max_results: Self::MAX_COUNT,
-            ..EngineCapabilities::new(EngineKind::Web)
+            ..EngineCapabilities::new(EngineKind::Web).with_controls(CONTROLS)
         }
     }
 
@@ -166,27 +262,7 @@ impl Engine for BraveEngine {
             .api_key
             .as_deref()
             .ok_or_else(|| SERVICE.missing_key())?;
-        let mut warnings = Vec::new();
-        let mut q = request.query.trim().to_string();
-        if let Some(site) = &request.site {
-            q = format!("{q} site:{}", site.trim());
-        }
-        let count = request.max_results.min(Self::MAX_COUNT);
-        let mut params: Vec<(&str, String)> = vec![("q", q), ("count", count.to_string())];
-        if let Some(f) = request.freshness {
-            params.push(("freshness", f.as_str().to_string()));
-        }
-        if let Some(lang) = &request.language {
-            match search_lang(lang) {
-                Some(code) => params.push(("search_lang", code.to_string())),
-                None => warnings.push(format!(
-                    "brave: language {lang:?} is not one Brave supports; searched without search_lang"
-                )),
-            }
-        }
-        if let Some(country) = &self.country {
-            params.push(("country", country.clone()));
-        }
+        let (params, mut warnings) = self.request_params(request)?;
         let call = json_api::get(
             &self.http,
             &self.endpoint,

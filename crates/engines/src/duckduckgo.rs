@@ -1,6 +1,7 @@
 //! DuckDuckGo's keyless HTML endpoint: `POST https://html.duckduckgo.com/html/`
-//! (or `GET`) with `q`, `kl` (region, from the language) and `df`
-//! (`d`/`w`/`m`/`y` freshness).
+//! (or `GET`) with `q`, `kl` (DuckDuckGo's region: from the request's
+//! region, else from the language), `kp` (safe search: `-2` off, `-1`
+//! moderate, `1` strict) and `df` (`d`/`w`/`m`/`y` freshness).
 //!
 //! Parsing: each `div.result` that is not an ad (`result--ad`, or a
 //! `duckduckgo.com/y.js` ad click) gives `a.result__a` (title and link —
@@ -19,7 +20,8 @@
 //! - anything else → [`Parse`](EngineError::Parse) (the markup changed).
 //!
 //! A site restriction is never pushed down (for the reason above); it is
-//! reported in the warnings.
+//! reported in the warnings. Excluded domains, a since/until range and a
+//! page are not pushed down either.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -27,7 +29,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ferret_core::canonical::unwrap_redirect;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Freshness, SafeSearch,
 };
 use reqwest::header::{ACCEPT, ACCEPT_LANGUAGE};
 use scraper::{ElementRef, Html, Selector};
@@ -89,6 +92,45 @@ pub fn region(tag: &str) -> Option<&'static str> {
         .iter()
         .find_map(|t| REGIONS.iter().find(|(k, _)| k == t).map(|(_, v)| *v))
 }
+
+/// Countries whose DuckDuckGo region code is not their ISO code.
+const COUNTRY_ALIASES: &[(&str, &str)] = &[("gb", "uk")];
+
+/// DuckDuckGo's `kl` region for a two-letter country code: the region of
+/// that country whose language is `language`'s, else its first one.
+pub fn region_for_country(country: &str, language: Option<&str>) -> Option<&'static str> {
+    let lower = country.trim().to_ascii_lowercase();
+    let code = COUNTRY_ALIASES
+        .iter()
+        .find(|(iso, _)| *iso == lower)
+        .map_or(lower.as_str(), |(_, ddg)| ddg);
+    let prefix = format!("{code}-");
+    let mut regions = REGIONS
+        .iter()
+        .map(|(_, kl)| *kl)
+        .filter(|kl| kl.starts_with(&prefix));
+    let wanted = language
+        .and_then(region)
+        .filter(|kl| kl.starts_with(&prefix));
+    wanted.or_else(|| regions.next())
+}
+
+/// DuckDuckGo's `kp` for a safe-search level.
+pub fn safe_search(level: SafeSearch) -> &'static str {
+    match level {
+        SafeSearch::Off => "-2",
+        SafeSearch::Moderate => "-1",
+        SafeSearch::Strict => "1",
+    }
+}
+
+/// The controls DuckDuckGo pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::Freshness,
+    Control::Language,
+    Control::Region,
+    Control::SafeSearch,
+]);
 
 /// DuckDuckGo's `df` for a freshness window.
 pub fn date_filter(freshness: Freshness) -> &'static str {
@@ -159,6 +201,47 @@ impl DuckDuckGoEngine {
     pub fn endpoint(&self) -> &Url {
         &self.endpoint
     }
+
+    /// The form fields sent for `request`; what could not be sent goes to
+    /// `warnings`.
+    pub fn request_params(
+        request: &EngineRequest,
+        warnings: &mut Vec<String>,
+    ) -> Vec<(&'static str, String)> {
+        let mut params: Vec<(&str, String)> = vec![("q", request.query.trim().to_string())];
+        if let Some(kl) = Self::kl(request, warnings) {
+            params.push(("kl", kl.to_string()));
+        }
+        if let Some(level) = request.safe_search {
+            params.push(("kp", safe_search(level).to_string()));
+        }
+        if let Some(f) = request.freshness {
+            params.push(("df", date_filter(f).to_string()));
+        }
+        params
+    }
+
+    /// The `kl` region: the request's region (with its language), else
+    /// its language's region.
+    fn kl(request: &EngineRequest, warnings: &mut Vec<String>) -> Option<&'static str> {
+        let language = request.language.as_deref();
+        if let Some(country) = &request.region {
+            match region_for_country(country, language) {
+                Some(kl) => return Some(kl),
+                None => warnings.push(format!(
+                    "duckduckgo: no DuckDuckGo region for country {country}; used the language's"
+                )),
+            }
+        }
+        let lang = language?;
+        let kl = region(lang);
+        if kl.is_none() {
+            warnings.push(format!(
+                "duckduckgo: no DuckDuckGo region for language {lang:?}; searched all regions"
+            ));
+        }
+        kl
+    }
 }
 
 #[async_trait]
@@ -172,7 +255,7 @@ impl Engine for DuckDuckGoEngine {
             freshness: true,
             site_filter: false,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Scraper)
+            ..EngineCapabilities::new(EngineKind::Scraper).with_controls(CONTROLS)
         }
     }
 
@@ -185,18 +268,7 @@ impl Engine for DuckDuckGoEngine {
                  answers `site:` queries from automated clients with its bot challenge"
             ));
         }
-        let mut params: Vec<(&str, String)> = vec![("q", request.query.trim().to_string())];
-        if let Some(lang) = &request.language {
-            match region(lang) {
-                Some(kl) => params.push(("kl", kl.to_string())),
-                None => warnings.push(format!(
-                    "duckduckgo: no DuckDuckGo region for language {lang:?}; searched all regions"
-                )),
-            }
-        }
-        if let Some(f) = request.freshness {
-            params.push(("df", date_filter(f).to_string()));
-        }
+        let params = Self::request_params(request, &mut warnings);
         let call = match self.method {
             FormMethod::Post => self.http.post(self.endpoint.clone()).form(&params),
             FormMethod::Get => self.http.get(self.endpoint.clone()).query(&params),

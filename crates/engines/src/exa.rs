@@ -12,21 +12,25 @@
 //! plus `numResults` (at most 100), `contents.highlights.maxCharacters =
 //! 1200` (so snippets are never empty), `startPublishedDate` for a
 //! freshness window (midnight UTC, `days` days before the injectable
-//! clock's now) and `includeDomains` for a site restriction. Snippets come
+//! clock's now) or for a `since` day (which replaces the window),
+//! `endPublishedDate` for an `until` day (its last millisecond, UTC),
+//! `includeDomains` and `excludeDomains`, and `userLocation` (the region's
+//! two-letter code). Snippets come
 //! from `highlights`, else `summary`, else `text` (cut to 1200 chars).
 
 use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Intent,
-    Mode,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Intent, Mode,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::iso_day;
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{
     ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock,
@@ -47,6 +51,16 @@ const DEFAULTS: ServiceDefaults = ServiceDefaults {
 
 /// The longest snippet taken from `text` when there are no highlights.
 const SNIPPET_CHARS: usize = 1200;
+
+/// The controls Exa pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Region,
+]);
 
 /// Exa's search `type` for a request (see the module docs).
 pub fn search_type(intent: Option<Intent>, mode: Mode) -> &'static str {
@@ -149,12 +163,24 @@ impl ExaEngine {
             "numResults": request.max_results.min(Self::MAX_RESULTS),
             "contents": { "highlights": { "maxCharacters": self.highlight_chars } },
         });
-        if let Some(f) = request.freshness {
+        if let Some(since) = request.since {
+            body["startPublishedDate"] = json!(format!("{}T00:00:00.000Z", iso_day(since)));
+        } else if let Some(f) = request.freshness {
             let start = clock::days_before(self.clock.now(), f.days());
             body["startPublishedDate"] = json!(format!("{}T00:00:00.000Z", clock::iso_date(start)));
         }
-        if let Some(site) = &request.site {
-            body["includeDomains"] = json!([site.trim()]);
+        if let Some(until) = request.until {
+            body["endPublishedDate"] = json!(format!("{}T23:59:59.999Z", iso_day(until)));
+        }
+        let include = request.included_domains();
+        if !include.is_empty() {
+            body["includeDomains"] = json!(include);
+        }
+        if !request.exclude_domains.is_empty() {
+            body["excludeDomains"] = json!(request.exclude_domains);
+        }
+        if let Some(region) = &request.region {
+            body["userLocation"] = json!(region.trim().to_ascii_uppercase());
         }
         body
     }
@@ -171,7 +197,7 @@ impl Engine for ExaEngine {
             freshness: true,
             site_filter: true,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Neural)
+            ..EngineCapabilities::new(EngineKind::Neural).with_controls(CONTROLS)
         }
     }
 
@@ -264,7 +290,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn search_type_follows_seed_001() {
+    fn search_type_follows_the_intent_table() {
         assert_eq!(search_type(Some(Intent::Resource), Mode::Deep), "instant");
         assert_eq!(search_type(Some(Intent::Status), Mode::Fast), "fast");
         assert_eq!(search_type(Some(Intent::News), Mode::Deep), "fast");

@@ -10,7 +10,9 @@
 //! `is:pull-request` (HTTP 422), so `is:issue` is appended unless the
 //! query already has an `is:`/`type:` issue-kind qualifier. A freshness
 //! window becomes `updated:>=YYYY-MM-DD` (issues) or `pushed:>=YYYY-MM-DD`
-//! (repositories), computed from an injectable clock.
+//! (repositories), computed from an injectable clock; a since/until range
+//! replaces it as `updated:SINCE..UNTIL` (or `>=SINCE`, `<=UNTIL`), and
+//! `pushed:` likewise. A page after the first is sent as `page`.
 //!
 //! Rate limits: GitHub answers an exhausted quota with 403 or 429 and
 //! `x-ratelimit-remaining: 0`; that becomes
@@ -21,8 +23,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Provenance, Runtime,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineHit, EngineKind,
+    EngineRequest, EngineResponse, Provenance, Runtime,
 };
 use reqwest::header::{ACCEPT, AUTHORIZATION};
 use serde::Deserialize;
@@ -30,6 +32,7 @@ use serde::de::DeserializeOwned;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::iso_day;
 use crate::http::{
     ConfigError, HitCollector, HttpClient, Service, ServiceConfig, SharedClock, clock, status,
 };
@@ -59,6 +62,14 @@ const ISSUE_KIND_QUALIFIERS: &[&str] = &[
     "type:issue",
     "type:pr",
 ];
+
+/// The controls GitHub pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Page,
+]);
 
 /// What the engine searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -162,9 +173,8 @@ impl GithubEngine {
         if !has_kind {
             q.push_str(" is:issue");
         }
-        if let Some(f) = request.freshness {
-            let since = clock::iso_date(clock::days_before(self.clock.now(), f.days()));
-            q.push_str(&format!(" updated:>={since}"));
+        if let Some(range) = self.date_qualifier(request) {
+            q.push_str(&format!(" updated:{range}"));
         }
         q
     }
@@ -172,11 +182,25 @@ impl GithubEngine {
     /// The `q` sent to `/search/repositories`.
     pub fn repository_query(&self, request: &EngineRequest) -> String {
         let mut q = request.query.trim().to_string();
-        if let Some(f) = request.freshness {
-            let since = clock::iso_date(clock::days_before(self.clock.now(), f.days()));
-            q.push_str(&format!(" pushed:>={since}"));
+        if let Some(range) = self.date_qualifier(request) {
+            q.push_str(&format!(" pushed:{range}"));
         }
         q
+    }
+
+    /// The value of a date qualifier: `SINCE..UNTIL`, `>=SINCE` or
+    /// `<=UNTIL` for a since/until range, else `>=` the freshness window's
+    /// first day.
+    fn date_qualifier(&self, request: &EngineRequest) -> Option<String> {
+        match (request.since, request.until) {
+            (Some(since), Some(until)) => Some(format!("{}..{}", iso_day(since), iso_day(until))),
+            (Some(since), None) => Some(format!(">={}", iso_day(since))),
+            (None, Some(until)) => Some(format!("<={}", iso_day(until))),
+            (None, None) => request.freshness.map(|f| {
+                let since = clock::iso_date(clock::days_before(self.clock.now(), f.days()));
+                format!(">={since}")
+            }),
+        }
     }
 
     async fn get<T: DeserializeOwned>(
@@ -184,11 +208,16 @@ impl GithubEngine {
         endpoint: &Url,
         q: String,
         per_page: usize,
+        page: u32,
     ) -> Result<T, EngineError> {
+        let mut params = vec![("q", q), ("per_page", per_page.to_string())];
+        if page > 1 {
+            params.push(("page", page.to_string()));
+        }
         let mut call = self
             .http
             .get(endpoint.clone())
-            .query(&[("q", q), ("per_page", per_page.to_string())])
+            .query(&params)
             .header(ACCEPT, "application/vnd.github+json")
             .header("X-GitHub-Api-Version", API_VERSION);
         if let Some(token) = &self.token {
@@ -202,7 +231,12 @@ impl GithubEngine {
     async fn issues(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         let per_page = request.max_results.min(Self::MAX_RESULTS);
         let body: SearchBody<IssueItem> = self
-            .get(&self.issues, self.issue_query(request), per_page)
+            .get(
+                &self.issues,
+                self.issue_query(request),
+                per_page,
+                request.page_number(),
+            )
             .await?;
         Ok(collect_issues(body, request.max_results))
     }
@@ -210,7 +244,12 @@ impl GithubEngine {
     async fn repositories(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         let per_page = request.max_results.min(Self::MAX_RESULTS);
         let body: SearchBody<RepoItem> = self
-            .get(&self.repositories, self.repository_query(request), per_page)
+            .get(
+                &self.repositories,
+                self.repository_query(request),
+                per_page,
+                request.page_number(),
+            )
             .await?;
         Ok(collect_repositories(body, request.max_results))
     }
@@ -226,7 +265,7 @@ impl Engine for GithubEngine {
         EngineCapabilities {
             freshness: true,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Code)
+            ..EngineCapabilities::new(EngineKind::Code).with_controls(CONTROLS)
         }
     }
 

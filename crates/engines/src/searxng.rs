@@ -1,8 +1,12 @@
 //! SearXNG: `GET /search?format=json` on an instance you run or trust
 //! (`SEARXNG_URL`; there is no public default).
 //!
-//! Request: `q`, `format=json`, `pageno=1`, `time_range`
-//! (`day`/`week`/`month`/`year`) and `language`. Response: `results[]` →
+//! Request: `q` (with ` site:<host>` operators for the domains to include
+//! and ` -site:<host>` for those to exclude, which SearXNG hands to its
+//! upstream engines), `format=json`, `pageno` (the page, 1 by default),
+//! `time_range` (`day`/`week`/`month`/`year`; SearXNG has no date range,
+//! so since/until are not pushed down), `language` and `safesearch`
+//! (`0`/`1`/`2`). Response: `results[]` →
 //! hits (`content` is the snippet, `publishedDate` the date), the first of
 //! `answers` → [`EngineResponse::answer`], and every entry of
 //! `unresponsive_engines` → a warning (`searxng: upstream engine brave
@@ -17,13 +21,15 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Freshness, SafeSearch,
 };
 use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::with_site_operators;
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{
     ConfigError, Fetched, HitCollector, HttpClient, Service, ServiceConfig, clock, markers,
@@ -51,6 +57,25 @@ pub fn time_range(freshness: Freshness) -> &'static str {
         Freshness::Py => "year",
     }
 }
+
+/// SearXNG's `safesearch` for a level.
+pub fn safe_search(level: SafeSearch) -> &'static str {
+    match level {
+        SafeSearch::Off => "0",
+        SafeSearch::Moderate => "1",
+        SafeSearch::Strict => "2",
+    }
+}
+
+/// The controls SearXNG pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Language,
+    Control::SafeSearch,
+    Control::Page,
+]);
 
 /// A SearXNG metasearch engine (`searxng`).
 #[derive(Debug, Clone)]
@@ -97,6 +122,25 @@ impl SearxngEngine {
         &self.endpoint
     }
 
+    /// The query parameters sent for `request`.
+    pub fn request_params(request: &EngineRequest) -> Vec<(&'static str, String)> {
+        let mut params: Vec<(&str, String)> = vec![
+            ("q", with_site_operators(&request.query, request)),
+            ("format", "json".into()),
+            ("pageno", request.page_number().to_string()),
+        ];
+        if let Some(f) = request.freshness {
+            params.push(("time_range", time_range(f).into()));
+        }
+        if let Some(lang) = &request.language {
+            params.push(("language", lang.trim().to_string()));
+        }
+        if let Some(level) = request.safe_search {
+            params.push(("safesearch", safe_search(level).into()));
+        }
+        params
+    }
+
     fn forbidden(&self, fetched: &Fetched) -> EngineError {
         if let Some(block) = markers::block_page(&fetched.body).filter(|_| fetched.is_html()) {
             return block.into_error("SearXNG answered HTTP 403");
@@ -121,24 +165,15 @@ impl Engine for SearxngEngine {
     fn capabilities(&self) -> EngineCapabilities {
         EngineCapabilities {
             freshness: true,
+            site_filter: true,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Web)
+            ..EngineCapabilities::new(EngineKind::Web).with_controls(CONTROLS)
         }
     }
 
     async fn search(&self, request: &EngineRequest) -> Result<EngineResponse, EngineError> {
         request.validate()?;
-        let mut params: Vec<(&str, String)> = vec![
-            ("q", request.query.trim().to_string()),
-            ("format", "json".into()),
-            ("pageno", "1".into()),
-        ];
-        if let Some(f) = request.freshness {
-            params.push(("time_range", time_range(f).into()));
-        }
-        if let Some(lang) = &request.language {
-            params.push(("language", lang.trim().to_string()));
-        }
+        let params = Self::request_params(request);
         let call = json_api::get(&self.http, &self.endpoint, &params, ApiKey::None);
         let fetched = self.http.send(call).await?;
         if fetched.status == 403 {
@@ -152,14 +187,7 @@ impl Engine for SearxngEngine {
             )));
         }
         let body: SearxngBody = json_api::answer(&fetched, &SERVICE)?;
-        let mut response = collect(body, request.max_results);
-        if request.site.is_some() {
-            response.warnings.push(
-                "searxng: the site restriction was not pushed down (no portable SearXNG option)"
-                    .into(),
-            );
-        }
-        Ok(response)
+        Ok(collect(body, request.max_results))
     }
 }
 

@@ -6,21 +6,26 @@
 //! intent, else `general`), and for a freshness window both `days`
 //! (1/7/30/365; Tavily honours it for news) and
 //! `time_range` (`day`/`week`/`month`/`year`, which Tavily honours for every
-//! topic), plus `include_domains` for a site restriction. Tavily's own
+//! topic), `include_domains` and `exclude_domains`, `start_date` and
+//! `end_date` (`YYYY-MM-DD`) for a since/until range (which then replaces
+//! the freshness window), and `country` (Tavily's lowercase country name,
+//! from the request's region, for the `general` topic only; a region
+//! without a name here is not sent and a warning says so). Tavily's own
 //! usage-limit statuses 432 and 433 map to `Quota`.
 
 use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Freshness,
-    Intent, Mode,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Freshness, Intent, Mode,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
 use crate::http::config::{ServiceDefaults, common_setters};
+use crate::http::controls::iso_day;
 use crate::http::json_api::{self, ApiKey};
 use crate::http::{ConfigError, HitCollector, HttpClient, Service, ServiceConfig, clock};
 
@@ -46,6 +51,62 @@ pub fn time_range(freshness: Freshness) -> &'static str {
         Freshness::Py => "year",
     }
 }
+
+/// Tavily's `country` names by ISO 3166-1 code.
+const COUNTRIES: &[(&str, &str)] = &[
+    ("AR", "argentina"),
+    ("AT", "austria"),
+    ("AU", "australia"),
+    ("BE", "belgium"),
+    ("BR", "brazil"),
+    ("CA", "canada"),
+    ("CH", "switzerland"),
+    ("CN", "china"),
+    ("CZ", "czech republic"),
+    ("DE", "germany"),
+    ("DK", "denmark"),
+    ("ES", "spain"),
+    ("FI", "finland"),
+    ("FR", "france"),
+    ("GB", "united kingdom"),
+    ("GR", "greece"),
+    ("IE", "ireland"),
+    ("IL", "israel"),
+    ("IN", "india"),
+    ("IT", "italy"),
+    ("JP", "japan"),
+    ("KR", "south korea"),
+    ("MX", "mexico"),
+    ("NL", "netherlands"),
+    ("NO", "norway"),
+    ("NZ", "new zealand"),
+    ("PL", "poland"),
+    ("PT", "portugal"),
+    ("RU", "russia"),
+    ("SE", "sweden"),
+    ("SG", "singapore"),
+    ("TR", "turkey"),
+    ("TW", "taiwan"),
+    ("UA", "ukraine"),
+    ("US", "united states"),
+    ("ZA", "south africa"),
+];
+
+/// Tavily's `country` for a region code, if it has one here.
+pub fn country(region: &str) -> Option<&'static str> {
+    let code = region.trim().to_ascii_uppercase();
+    COUNTRIES.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
+}
+
+/// The controls Tavily pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Region,
+]);
 
 /// The Tavily answer engine (`tavily`).
 #[derive(Debug, Clone)]
@@ -111,14 +172,51 @@ impl TavilyEngine {
             "include_answer": request.mode == Mode::Answer,
             "topic": if request.intent == Some(Intent::News) { "news" } else { "general" },
         });
-        if let Some(f) = request.freshness {
-            body["days"] = json!(f.days());
-            body["time_range"] = json!(time_range(f));
+        match (request.since, request.until, request.freshness) {
+            (None, None, Some(f)) => {
+                body["days"] = json!(f.days());
+                body["time_range"] = json!(time_range(f));
+            }
+            (since, until, _) => {
+                if let Some(day) = since {
+                    body["start_date"] = json!(iso_day(day));
+                }
+                if let Some(day) = until {
+                    body["end_date"] = json!(iso_day(day));
+                }
+            }
         }
-        if let Some(site) = &request.site {
-            body["include_domains"] = json!([site.trim()]);
+        let include = request.included_domains();
+        if !include.is_empty() {
+            body["include_domains"] = json!(include);
+        }
+        if !request.exclude_domains.is_empty() {
+            body["exclude_domains"] = json!(request.exclude_domains);
+        }
+        if let Some(name) = request.region.as_deref().and_then(country)
+            && request.intent != Some(Intent::News)
+        {
+            body["country"] = json!(name);
         }
         body
+    }
+
+    /// Warnings for a region that [`Self::request_body`] could not send.
+    fn region_warnings(request: &EngineRequest) -> Vec<String> {
+        let Some(region) = &request.region else {
+            return Vec::new();
+        };
+        if country(region).is_none() {
+            vec![format!(
+                "tavily: no Tavily country name for region {region}; searched without country"
+            )]
+        } else if request.intent == Some(Intent::News) {
+            vec![format!(
+                "tavily: region {region} not sent (Tavily takes a country for general searches only)"
+            )]
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -133,7 +231,7 @@ impl Engine for TavilyEngine {
             freshness: true,
             site_filter: true,
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Answer)
+            ..EngineCapabilities::new(EngineKind::Answer).with_controls(CONTROLS)
         }
     }
 
@@ -150,7 +248,9 @@ impl Engine for TavilyEngine {
             ApiKey::Bearer(key),
         );
         let body: TavilyBody = json_api::call(&self.http, call, &SERVICE).await?;
-        Ok(collect(body, request.max_results))
+        let mut response = collect(body, request.max_results);
+        response.warnings.extend(Self::region_warnings(request));
+        Ok(response)
     }
 }
 

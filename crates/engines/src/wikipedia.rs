@@ -5,7 +5,7 @@
 //! [`WikipediaBuilder::language`]). When the engine talks to Wikipedia
 //! itself (no explicit base URL), a request's language switches the
 //! edition; an explicit base URL (a mirror, a test server) is always used
-//! as is.
+//! as is. A page after the first is asked for with `sroffset`.
 //!
 //! Hits: `title`, the article URL `<origin>/wiki/<Title_with_underscores>`,
 //! the `snippet` with `<span class="searchmatch">` and entities removed,
@@ -18,7 +18,8 @@ use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse,
 };
 use reqwest::header::ACCEPT;
 use serde::Deserialize;
@@ -43,6 +44,10 @@ const DEFAULTS: ServiceDefaults = ServiceDefaults {
 };
 
 const API_PATH: &str = "/w/api.php";
+
+/// The controls Wikipedia pushes down: the language (as the edition) and
+/// the page.
+const CONTROLS: ControlSet = ControlSet::of(&[Control::Language, Control::Page]);
 
 /// Whether `code` looks like a Wikipedia language subdomain (`en`, `zh`,
 /// `simple`, `zh-yue`, `be-tarask`).
@@ -155,7 +160,7 @@ impl Engine for WikipediaEngine {
     fn capabilities(&self) -> EngineCapabilities {
         EngineCapabilities {
             max_results: Self::MAX_RESULTS,
-            ..EngineCapabilities::new(EngineKind::Reference)
+            ..EngineCapabilities::new(EngineKind::Reference).with_controls(CONTROLS)
         }
     }
 
@@ -163,7 +168,7 @@ impl Engine for WikipediaEngine {
         request.validate()?;
         let endpoint = self.endpoint_for(request);
         let limit = request.max_results.min(Self::MAX_RESULTS);
-        let params = [
+        let mut params = vec![
             ("action", "query".to_string()),
             ("list", "search".to_string()),
             ("format", "json".to_string()),
@@ -173,6 +178,9 @@ impl Engine for WikipediaEngine {
             ("srprop", "snippet|timestamp".to_string()),
             ("utf8", "1".to_string()),
         ];
+        if request.page_number() > 1 {
+            params.push(("sroffset", request.offset(limit).to_string()));
+        }
         let call = self
             .http
             .get(endpoint.clone())

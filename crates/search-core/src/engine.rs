@@ -13,11 +13,19 @@ use crate::text::Text;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
+use chrono::NaiveDate;
+
+use crate::controls::{Control, ControlSet, SafeSearch};
 use crate::error::EngineError;
 use crate::provenance::Provenance;
 use crate::query::{Freshness, Intent, Mode};
 
 /// One call to one engine: a single (sub-)query with its options.
+///
+/// The controls (domains, dates, region, safe search, page) are pushed
+/// down by engines that declare them in [`EngineCapabilities::controls`];
+/// others ignore them, and a search names what each ignored in its report.
+/// Unset controls are left out of the JSON form.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EngineRequest {
     /// The query text sent to the engine.
@@ -36,9 +44,33 @@ pub struct EngineRequest {
     /// A preferred language (BCP 47, e.g. `en`, `zh-CN`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
-    /// Restrict to one site (a hostname), when the engine supports it.
+    /// Restrict to one site (a hostname), when the engine supports it. A
+    /// search sets it whenever exactly one domain is included, for engines
+    /// that take a single site; [`Self::include_domains`] holds the full list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<String>,
+    /// Only results from these domains (normalised host names; their
+    /// subdomains count too).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include_domains: Vec<String>,
+    /// No results from these domains (or their subdomains).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude_domains: Vec<String>,
+    /// Only results published on or after this day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<NaiveDate>,
+    /// Only results published on or before this day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<NaiveDate>,
+    /// Results for this country (ISO 3166-1 alpha-2, uppercase: `US`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// A safe-search level; `None`: the service's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe_search: Option<SafeSearch>,
+    /// The 1-based result page; `None`: the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 impl EngineRequest {
@@ -55,6 +87,13 @@ impl EngineRequest {
             max_results: Self::DEFAULT_MAX_RESULTS,
             language: None,
             site: None,
+            include_domains: Vec::new(),
+            exclude_domains: Vec::new(),
+            since: None,
+            until: None,
+            region: None,
+            safe_search: None,
+            page: None,
         }
     }
 
@@ -94,6 +133,87 @@ impl EngineRequest {
         self
     }
 
+    /// Only results from these domains (also sets [`Self::site`] when
+    /// there is exactly one, and clears it otherwise).
+    pub fn with_include_domains<I, S>(mut self, domains: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.include_domains = domains.into_iter().map(Into::into).collect();
+        self.site = match self.include_domains.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
+        self
+    }
+
+    /// No results from these domains.
+    pub fn with_exclude_domains<I, S>(mut self, domains: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.exclude_domains = domains.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Only results published on or after `day`.
+    pub fn with_since(mut self, day: NaiveDate) -> Self {
+        self.since = Some(day);
+        self
+    }
+
+    /// Only results published on or before `day`.
+    pub fn with_until(mut self, day: NaiveDate) -> Self {
+        self.until = Some(day);
+        self
+    }
+
+    /// Results for this country code.
+    pub fn with_region(mut self, region: impl Into<String>) -> Self {
+        self.region = Some(region.into());
+        self
+    }
+
+    /// Use this safe-search level.
+    pub fn with_safe_search(mut self, level: SafeSearch) -> Self {
+        self.safe_search = Some(level);
+        self
+    }
+
+    /// Ask for this 1-based result page.
+    pub fn with_page(mut self, page: u32) -> Self {
+        self.page = Some(page);
+        self
+    }
+
+    /// The domains to include: [`Self::include_domains`], or the single
+    /// [`Self::site`] of a request that only sets that.
+    pub fn included_domains(&self) -> Vec<&str> {
+        if self.include_domains.is_empty() {
+            self.site.iter().map(|s| s.trim()).collect()
+        } else {
+            self.include_domains.iter().map(|s| s.trim()).collect()
+        }
+    }
+
+    /// The 1-based page asked for (1 when unset).
+    pub fn page_number(&self) -> u32 {
+        self.page.unwrap_or(1).max(1)
+    }
+
+    /// How many results come before the page asked for, at `per_page`
+    /// results a page.
+    pub fn offset(&self, per_page: usize) -> usize {
+        (self.page_number() as usize - 1).saturating_mul(per_page)
+    }
+
+    /// Whether a date range (`since` or `until`) is set.
+    pub fn has_date_range(&self) -> bool {
+        self.since.is_some() || self.until.is_some()
+    }
+
     /// Check the request is one any engine can be asked: a non-blank query
     /// and at least one result wanted. Engines call this first.
     pub fn validate(&self) -> Result<(), EngineError> {
@@ -104,6 +224,18 @@ impl EngineRequest {
             return Err(EngineError::invalid_query(
                 "max_results is 0; ask for at least one result",
             ));
+        }
+        if self.page == Some(0) {
+            return Err(EngineError::invalid_query(
+                "page 0 does not exist; pages count from 1",
+            ));
+        }
+        if let (Some(since), Some(until)) = (self.since, self.until)
+            && since > until
+        {
+            return Err(EngineError::invalid_query(format!(
+                "since {since} is after until {until}"
+            )));
         }
         Ok(())
     }
@@ -226,6 +358,12 @@ pub struct EngineCapabilities {
     pub languages: Vec<String>,
     /// Whether answers come from a language model (longer default timeout).
     pub llm_backed: bool,
+    /// The [`EngineRequest`] controls pushed down to the service. `freshness`
+    /// counts as [`Control::Freshness`] and `site_filter` as
+    /// [`Control::IncludeDomains`] for a single domain, whether or not they
+    /// are listed here.
+    #[serde(default, skip_serializing_if = "ControlSet::is_empty")]
+    pub controls: ControlSet,
 }
 
 impl EngineCapabilities {
@@ -239,7 +377,31 @@ impl EngineCapabilities {
             max_results: 10,
             languages: Vec::new(),
             llm_backed: kind == EngineKind::Llm,
+            controls: ControlSet::EMPTY,
         }
+    }
+
+    /// The same capabilities, pushing down `controls`.
+    pub fn with_controls(mut self, controls: ControlSet) -> Self {
+        self.controls = controls;
+        self
+    }
+
+    /// Whether `control` is pushed down (for [`Control::IncludeDomains`]:
+    /// with `include_domains` domains to include).
+    pub fn supports(&self, control: Control, include_domains: usize) -> bool {
+        self.controls.contains(control)
+            || (control == Control::Freshness && self.freshness)
+            || (control == Control::IncludeDomains && self.site_filter && include_domains <= 1)
+    }
+
+    /// The controls of `requested` that the engine ignores; see
+    /// [`Self::supports`].
+    pub fn ignored(&self, requested: ControlSet, include_domains: usize) -> ControlSet {
+        requested
+            .iter()
+            .filter(|c| !self.supports(*c, include_domains))
+            .collect()
     }
 
     /// Whether the engine is of `kind`.
@@ -322,6 +484,49 @@ mod tests {
                 .is_err()
         );
         assert!(EngineRequest::new("x").validate().is_ok());
+    }
+
+    #[test]
+    fn controls_round_trip_and_are_checked() {
+        let day = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let r = EngineRequest::new("x")
+            .with_include_domains(["docs.rs"])
+            .with_exclude_domains(["reddit.com"])
+            .with_since(day("2025-01-01"))
+            .with_region("DE")
+            .with_safe_search(SafeSearch::Moderate)
+            .with_page(2);
+        assert_eq!(r.site.as_deref(), Some("docs.rs"), "one domain is the site");
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["since"], "2025-01-01");
+        assert_eq!(json["safe_search"], "moderate");
+        assert!(json.get("until").is_none());
+        let back: EngineRequest = serde_json::from_value(json).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(r.offset(10), 10);
+        assert!(EngineRequest::new("x").with_page(0).validate().is_err());
+        let backwards = EngineRequest::new("x")
+            .with_since(day("2025-02-01"))
+            .with_until(day("2025-01-01"));
+        assert!(backwards.validate().is_err());
+        let two = EngineRequest::new("x").with_include_domains(["a.example", "b.example"]);
+        assert_eq!(two.site, None);
+        assert_eq!(two.included_domains(), ["a.example", "b.example"]);
+    }
+
+    #[test]
+    fn capabilities_count_legacy_flags_as_controls() {
+        let mut caps = EngineCapabilities::new(EngineKind::Web);
+        caps.freshness = true;
+        caps.site_filter = true;
+        let asked = ControlSet::of(&[Control::Freshness, Control::IncludeDomains, Control::Page]);
+        assert_eq!(caps.ignored(asked, 1), ControlSet::of(&[Control::Page]));
+        assert_eq!(
+            caps.ignored(asked, 2),
+            ControlSet::of(&[Control::IncludeDomains, Control::Page])
+        );
+        let json = serde_json::to_value(&caps).unwrap();
+        assert!(json.get("controls").is_none(), "no controls, no field");
     }
 
     #[test]

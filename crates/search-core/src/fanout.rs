@@ -1083,6 +1083,7 @@ fn report_for(
         count,
         calls,
         failed_calls,
+        unsupported: Vec::new(),
     }
 }
 

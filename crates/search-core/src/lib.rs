@@ -16,6 +16,9 @@
 //!   ([`EngineError`] and [`ErrorKind`]), [`layer`] (engines that wrap
 //!   engines, e.g. [`layer::Timeout`]), [`conformance`] (the contract suite
 //!   every engine and layer passes), [`testing`] (in-process engines).
+//! - Controls: [`controls`] (domains to include or exclude, a date range,
+//!   region, safe search, page; which engines push each down; the
+//!   filters that apply domains and dates to fused results).
 //! - Planning: [`intent`] (classification and per-intent tables), [`plan`]
 //!   (sub-queries, constraints, the [`plan::Planner`] trait).
 //! - Running: [`fanout`] (concurrent calls, deadlines, per-engine reports,
@@ -37,6 +40,7 @@ pub mod authority;
 pub mod canonical;
 pub mod chat;
 pub mod conformance;
+pub mod controls;
 pub mod dates;
 pub mod engine;
 pub mod error;
@@ -61,6 +65,7 @@ pub mod text;
 pub mod tier;
 pub mod tokenize;
 
+pub use controls::{Control, ControlError, ControlSet, SafeSearch};
 pub use engine::{
     DynEngine, Engine, EngineCapabilities, EngineHit, EngineKind, EngineRequest, EngineResponse,
 };

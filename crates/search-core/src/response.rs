@@ -54,6 +54,12 @@ pub struct EngineReport {
     /// Calls that failed.
     #[serde(default)]
     pub failed_calls: usize,
+    /// The controls the caller asked for that this engine does not push
+    /// down to its service (names from [`crate::controls::Control`]), in
+    /// [`crate::controls::Control::ALL`] order. The domain and date ones
+    /// still hold: they are applied to the fused results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsupported: Vec<String>,
 }
 
 impl EngineReport {
@@ -68,11 +74,12 @@ impl EngineReport {
             count: 0,
             calls: 0,
             failed_calls: 0,
+            unsupported: Vec::new(),
         }
     }
 }
 
-/// Why an input row was not used.
+/// Why an input row (or a fused result) was not used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DropReason {
     /// No URL, or not an absolute http(s) URL.
@@ -81,6 +88,18 @@ pub enum DropReason {
     /// The same URL already came from the same engine.
     #[serde(rename = "duplicate-url")]
     DuplicateUrl,
+    /// A fused result on a domain the caller excluded.
+    #[serde(rename = "excluded-domain")]
+    ExcludedDomain,
+    /// A fused result on none of the domains the caller included.
+    #[serde(rename = "outside-included-domains")]
+    OutsideIncludedDomains,
+    /// A fused result published before the caller's `since` date.
+    #[serde(rename = "published-before-since")]
+    PublishedBeforeSince,
+    /// A fused result published after the caller's `until` date.
+    #[serde(rename = "published-after-until")]
+    PublishedAfterUntil,
 }
 
 impl DropReason {
@@ -89,14 +108,21 @@ impl DropReason {
         match self {
             DropReason::MissingOrInvalidUrl => "missing-or-invalid-url",
             DropReason::DuplicateUrl => "duplicate-url",
+            DropReason::ExcludedDomain => "excluded-domain",
+            DropReason::OutsideIncludedDomains => "outside-included-domains",
+            DropReason::PublishedBeforeSince => "published-before-since",
+            DropReason::PublishedAfterUntil => "published-after-until",
         }
     }
 }
 
-/// An input row that was dropped, and why.
+/// An input row that was dropped, and why: a caller's row or engine hit
+/// that could not be used, or a fused result that the search's domain or
+/// date controls ruled out (see [`crate::controls::ResultFilters`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DroppedRow {
-    /// 0-based position of the row in its input.
+    /// 0-based position of the row in its input (for a fused result the
+    /// controls ruled out: its position among the fused results).
     pub index: usize,
     /// The engine the row belonged to, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]

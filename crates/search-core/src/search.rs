@@ -37,10 +37,17 @@
 //!    `ferret search --stdin-results`) — with [`fusion::fuse`], using the
 //!    plan's weights, the plan's and the caller's domain boosts, and the
 //!    searcher's fusion options.
-//! 4. **Re-rank** with [`SearchOptions::goggle`], when given
+//! 4. **Filter** by the caller's controls ([`crate::controls`]): results on
+//!    an excluded domain, on none of the included domains, or published
+//!    outside `since`/`until` are removed and reported in
+//!    [`SearchResponse::dropped`] with their reason (a result without a date
+//!    is kept, and a warning counts them), whatever each engine pushed down.
+//!    Each engine's report names the requested controls it ignored
+//!    ([`EngineReport::unsupported`]).
+//! 5. **Re-rank** with [`SearchOptions::goggle`], when given
 //!    ([`goggles::apply`]): FinalScore order, discarded results moved to
 //!    [`SearchResponse::discarded`], conflict flags. `limit` applies after.
-//! 5. **Answer** with the envelope: results, one report per engine (the
+//! 6. **Answer** with the envelope: results, one report per engine (the
 //!    configured engines in order, then one per external engine name),
 //!    dropped rows (the caller's and the hits without a usable URL), AI
 //!    answers, warnings, `deadline_hit` and the elapsed time.
@@ -49,17 +56,21 @@
 //! on a tokio runtime.
 //!
 //! A search fails only when it cannot run at all: the query cannot be
-//! planned, an option is out of range, or an engine name is unknown.
+//! planned, an option is out of range (a control included:
+//! [`SearchError::Control`]), or an engine name is unknown.
 //! Engine failures are reports, never errors.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use tokio::time::Instant;
 use tracing::Instrument;
 
+use crate::controls::{
+    Control, ControlError, ControlSet, ResultFilters, SafeSearch, check_page, normalize_region,
+};
 use crate::engine::EngineRequest;
 use crate::fanout::{Fanout, FanoutError, FanoutOutcome, FanoutRequest, Progress, ProgressEvent};
 use crate::fusion::{self, FusionOptions};
@@ -96,6 +107,10 @@ pub enum SearchError {
         /// What is wrong and what to use instead.
         reason: String,
     },
+    /// A control cannot be used (a domain that is not a host name, since
+    /// after until, page 0, …).
+    #[error("invalid search control: {0}")]
+    Control(#[from] ControlError),
 }
 
 /// Options of one search. Everything is optional: the default is "let the
@@ -132,8 +147,28 @@ pub struct SearchOptions {
     /// A preferred language for every request, instead of each
     /// sub-query's detected one.
     pub language: Option<String>,
-    /// Restrict every request to one site (a hostname).
-    pub site: Option<String>,
+    /// Only results from these domains (host names; their subdomains
+    /// count too). Pushed down to the engines that can; always applied to
+    /// the fused results.
+    pub include_domains: Vec<String>,
+    /// No results from these domains (or their subdomains). Pushed down to
+    /// the engines that can; always applied to the fused results.
+    pub exclude_domains: Vec<String>,
+    /// Only results published on or after this day. Pushed down to the
+    /// engines that can; applied to the fused results that have a date.
+    /// With `since` or `until` and no [`Self::freshness`], the plan's own
+    /// freshness window is not used.
+    pub since: Option<NaiveDate>,
+    /// Only results published on or before this day (as for `since`).
+    pub until: Option<NaiveDate>,
+    /// Results for this country (a two-letter code: `US`, `de`), for the
+    /// engines that can localise.
+    pub region: Option<String>,
+    /// A safe-search level for the engines that take one (default: each
+    /// service's own).
+    pub safe_search: Option<SafeSearch>,
+    /// The 1-based result page to ask each engine for (default 1).
+    pub page: Option<u32>,
     /// "Now", for the year in planned sub-queries and for freshness
     /// scores; `None`: the system clock.
     pub now: Option<DateTime<Utc>>,
@@ -242,10 +277,102 @@ impl SearchOptions {
         self
     }
 
-    /// Restrict every request to `site`.
+    /// Restrict every request to `site`: include this one domain (and its
+    /// subdomains), replacing any domains included before.
     pub fn with_site(mut self, site: impl Into<String>) -> Self {
-        self.site = Some(site.into());
+        self.include_domains = vec![site.into()];
         self
+    }
+
+    /// Only results from these domains (host names such as `docs.rs`;
+    /// subdomains count too).
+    pub fn with_include_domains<I, S>(mut self, domains: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.include_domains = domains.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// No results from these domains (or their subdomains).
+    pub fn with_exclude_domains<I, S>(mut self, domains: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.exclude_domains = domains.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Only results published on or after `day`.
+    pub fn with_since(mut self, day: NaiveDate) -> Self {
+        self.since = Some(day);
+        self
+    }
+
+    /// Only results published on or before `day`.
+    pub fn with_until(mut self, day: NaiveDate) -> Self {
+        self.until = Some(day);
+        self
+    }
+
+    /// Results for this country (a two-letter code such as `US`).
+    pub fn with_region(mut self, region: impl Into<String>) -> Self {
+        self.region = Some(region.into());
+        self
+    }
+
+    /// Use this safe-search level.
+    pub fn with_safe_search(mut self, level: SafeSearch) -> Self {
+        self.safe_search = Some(level);
+        self
+    }
+
+    /// Ask each engine for this 1-based result page.
+    pub fn with_page(mut self, page: u32) -> Self {
+        self.page = Some(page);
+        self
+    }
+
+    /// The domain and date filters these options ask for, normalised and
+    /// checked.
+    pub fn result_filters(&self) -> Result<ResultFilters, ControlError> {
+        ResultFilters::new(
+            &self.include_domains,
+            &self.exclude_domains,
+            self.since,
+            self.until,
+        )
+    }
+
+    /// The controls the caller set (the plan's own freshness window and a
+    /// first page do not count): what engine reports name when ignored.
+    pub fn requested_controls(&self) -> ControlSet {
+        let set = [
+            (Control::IncludeDomains, !self.include_domains.is_empty()),
+            (Control::ExcludeDomains, !self.exclude_domains.is_empty()),
+            (Control::Freshness, matches!(self.freshness, Some(Some(_)))),
+            (Control::Since, self.since.is_some()),
+            (Control::Until, self.until.is_some()),
+            (Control::Language, self.language.is_some()),
+            (Control::Region, self.region.is_some()),
+            (Control::SafeSearch, self.safe_search.is_some()),
+            (Control::Page, self.page.is_some_and(|p| p > 1)),
+        ];
+        set.into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// Check the controls: domains, the date range, region and page.
+    fn validate_controls(&self) -> Result<(), ControlError> {
+        self.result_filters()?;
+        if let Some(region) = &self.region {
+            normalize_region(region)?;
+        }
+        check_page(self.page)
     }
 
     /// Fix "now" (for reproducible plans and scores).
@@ -298,7 +425,7 @@ impl SearchOptions {
                 reason: "0 would cancel every engine call; give a positive duration".into(),
             });
         }
-        Ok(())
+        Ok(self.validate_controls()?)
     }
 }
 
@@ -430,6 +557,9 @@ impl Searcher {
                 Some(f) => format!("set by the caller to {f}"),
                 None => "turned off by the caller".to_string(),
             };
+        } else if (options.since.is_some() || options.until.is_some()) && plan.freshness.is_some() {
+            plan.freshness = None;
+            plan.freshness_reason = "replaced by the caller's since/until dates".to_string();
         }
         if let Some(weights) = options.weights {
             plan.weights = weights;
@@ -489,6 +619,7 @@ impl Searcher {
     ) -> Result<SearchResponse, SearchError> {
         let started = Instant::now();
         let plan = self.plan(query, options).await?;
+        let filters = options.result_filters()?;
         let progress = &options.progress;
         progress.emit(ProgressEvent::Planned {
             intent: plan.intent,
@@ -496,11 +627,12 @@ impl Searcher {
             sub_queries: plan.sub_queries.iter().map(|s| s.text.clone()).collect(),
         });
         let outcome = self
-            .fan_out(&plan, options, !extra_calls.is_empty())
+            .fan_out(&plan, options, &filters, !extra_calls.is_empty())
             .await?;
 
         let mut warnings = outcome.warnings;
         let mut reports = outcome.reports;
+        self.name_ignored_controls(&mut reports, options, &filters);
         let mut calls = outcome.calls;
         add_extra_calls(extra_calls, &mut calls, &mut reports, &mut warnings);
 
@@ -512,23 +644,20 @@ impl Searcher {
         dropped.extend(fused.unresolvable.iter().map(|u| u.to_dropped_row()));
         warnings.extend(fused.warnings);
         warnings.extend(planner_cut_warning(&plan));
+        let results = apply_filters(
+            &filters,
+            fused.results,
+            options,
+            &mut dropped,
+            &mut warnings,
+        );
 
-        let (mut results, discarded) =
-            self.apply_goggle(fused.results, options, started, &mut warnings);
+        let (mut results, discarded) = self.apply_goggle(results, options, started, &mut warnings);
         if let Some(limit) = options.limit {
             results.truncate(limit);
         }
         let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        progress.emit(ProgressEvent::Fused {
-            results: results.len(),
-            elapsed_ms,
-        });
-        tracing::info!(
-            results = results.len(),
-            deadline_hit = outcome.deadline_hit,
-            elapsed_ms,
-            "search finished"
-        );
+        finished(progress, results.len(), outcome.deadline_hit, elapsed_ms);
 
         Ok(SearchResponse {
             schema: SEARCH_SCHEMA.to_string(),
@@ -550,15 +679,36 @@ impl Searcher {
         })
     }
 
+    /// Name in each engine's report the requested controls it does not
+    /// push down (engines that made no call are left alone).
+    fn name_ignored_controls(
+        &self,
+        reports: &mut [EngineReport],
+        options: &SearchOptions,
+        filters: &ResultFilters,
+    ) {
+        let requested = options.requested_controls();
+        if requested.is_empty() {
+            return;
+        }
+        let includes = filters.include_domains().len();
+        for report in reports.iter_mut().filter(|r| r.calls > 0) {
+            if let Some(engine) = self.fanout.engines().find(|e| e.name() == report.name) {
+                report.unsupported = engine.capabilities().ignored(requested, includes).names();
+            }
+        }
+    }
+
     /// Run the plan's sub-queries on the chosen engines.
     async fn fan_out(
         &self,
         plan: &Plan,
         options: &SearchOptions,
+        filters: &ResultFilters,
         has_extra_calls: bool,
     ) -> Result<FanoutOutcome, SearchError> {
         let progress = &options.progress;
-        let requests = self.requests(plan, options);
+        let requests = self.requests(plan, options, filters);
         let mut fanout_request = FanoutRequest::new(plan.mode, requests);
         fanout_request.engines = options.engines.clone();
         fanout_request.deadline = options.deadline;
@@ -597,7 +747,12 @@ impl Searcher {
     }
 
     /// One engine request per sub-query, with the options applied.
-    fn requests(&self, plan: &Plan, options: &SearchOptions) -> Vec<EngineRequest> {
+    fn requests(
+        &self,
+        plan: &Plan,
+        options: &SearchOptions,
+        filters: &ResultFilters,
+    ) -> Vec<EngineRequest> {
         plan.sub_queries
             .iter()
             .map(|s| {
@@ -608,10 +763,7 @@ impl Searcher {
                 if let Some(lang) = &options.language {
                     request.language = Some(lang.clone());
                 }
-                if let Some(site) = &options.site {
-                    request.site = Some(site.clone());
-                }
-                request
+                with_controls(request, options, filters)
             })
             .collect()
     }
@@ -633,6 +785,59 @@ impl Searcher {
         fusion_options.now = options.now.unwrap_or_else(Utc::now);
         fusion_options
     }
+}
+
+/// `request` with the options' controls: the filters' normalised domains
+/// and dates, the region (normalised), the safe-search level and the page.
+fn with_controls(
+    mut request: EngineRequest,
+    options: &SearchOptions,
+    filters: &ResultFilters,
+) -> EngineRequest {
+    if !filters.include_domains().is_empty() {
+        request = request.with_include_domains(filters.include_domains().iter().cloned());
+    }
+    request.exclude_domains = filters.exclude_domains().to_vec();
+    request.since = filters.since();
+    request.until = filters.until();
+    request.region = options
+        .region
+        .as_deref()
+        .and_then(|r| normalize_region(r).ok());
+    request.safe_search = options.safe_search;
+    request.page = options.page.filter(|p| *p > 1);
+    request
+}
+
+/// The fused results the filters keep; the others go to `dropped`, and a
+/// warning counts the kept results that had no date to check.
+fn apply_filters(
+    filters: &ResultFilters,
+    results: Vec<SearchResult>,
+    options: &SearchOptions,
+    dropped: &mut Vec<DroppedRow>,
+    warnings: &mut Vec<String>,
+) -> Vec<SearchResult> {
+    let filtered = filters.apply(results, options.now);
+    dropped.extend(filtered.dropped);
+    if filtered.undated > 0 {
+        warnings.push(format!(
+            "{} result{} had no publication date and {} kept although since/until were given",
+            filtered.undated,
+            if filtered.undated == 1 { "" } else { "s" },
+            if filtered.undated == 1 { "was" } else { "were" },
+        ));
+    }
+    filtered.results
+}
+
+/// Say the search is over: a progress event and a trace line.
+fn finished(progress: &Progress, results: usize, deadline_hit: bool, elapsed_ms: u64) {
+    progress.emit(ProgressEvent::Fused {
+        results,
+        elapsed_ms,
+    });
+    tracing::info!(results, deadline_hit, elapsed_ms, "search finished");
 }
 
 /// Add the caller's calls: one `ok` report per new engine name, a warning
@@ -724,6 +929,7 @@ fn external_reports(calls: &[EngineCall]) -> Vec<EngineReport> {
                 count: hits,
                 calls: 1,
                 failed_calls: 0,
+                unsupported: Vec::new(),
             }),
         }
     }

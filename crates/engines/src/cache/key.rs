@@ -2,7 +2,10 @@
 //!
 //! Every request option takes part: the SHA-256 of
 //! `v1|search|<normalised query>|<engine>|<site>|<mode>|<freshness>|<intent>|<max_results>|<language>`,
-//! hex, first 32 characters. The query is normalised ([`normalize_query`]:
+//! hex, first 32 characters. A request with controls beyond those (domains
+//! to include other than its one site, domains to exclude, dates, region,
+//! safe search, a later page) adds `|controls:<JSON of them>`; one without
+//! keeps the key it always had. The query is normalised ([`normalize_query`]:
 //! ideographic spaces to spaces, trimmed, whitespace collapsed, lowercased)
 //! so that the same question typed differently hits the same entry. Bump the
 //! `v1` when the recipe changes; old entries then simply miss.
@@ -50,7 +53,12 @@ impl CacheKey {
                 .trim()
                 .to_lowercase(),
         ];
-        CacheKey(hex_prefix(parts.join("|").as_bytes(), KEY_LEN))
+        let mut recipe = parts.join("|");
+        if let Some(controls) = controls_part(request) {
+            recipe.push_str("|controls:");
+            recipe.push_str(&controls);
+        }
+        CacheKey(hex_prefix(recipe.as_bytes(), KEY_LEN))
     }
 
     /// A key read back from storage; must be 32 lowercase hex characters.
@@ -91,6 +99,41 @@ impl From<CacheKey> for String {
     fn from(k: CacheKey) -> String {
         k.0
     }
+}
+
+/// The request's controls beyond the classic key parts, as compact JSON
+/// (domains lowercased), or `None` when it has none.
+fn controls_part(request: &EngineRequest) -> Option<String> {
+    let lower =
+        |list: &[String]| -> Vec<String> { list.iter().map(|d| d.trim().to_lowercase()).collect() };
+    let include = lower(&request.include_domains);
+    let site = request.site.as_deref().map(|s| s.trim().to_lowercase());
+    let include_beyond_site = match (include.as_slice(), &site) {
+        ([], _) => false,
+        ([one], Some(site)) => one != site,
+        _ => true,
+    };
+    let page = request.page.filter(|p| *p > 1);
+    let none = !include_beyond_site
+        && request.exclude_domains.is_empty()
+        && request.since.is_none()
+        && request.until.is_none()
+        && request.region.is_none()
+        && request.safe_search.is_none()
+        && page.is_none();
+    if none {
+        return None;
+    }
+    let json = serde_json::json!({
+        "include": if include_beyond_site { include } else { Vec::new() },
+        "exclude": lower(&request.exclude_domains),
+        "since": request.since,
+        "until": request.until,
+        "region": request.region.as_deref().map(|r| r.trim().to_uppercase()),
+        "safe": request.safe_search,
+        "page": page,
+    });
+    Some(json.to_string())
 }
 
 /// The query as keys see it: U+3000 (ideographic space) becomes a space,
@@ -159,10 +202,44 @@ mod tests {
                 "brave",
                 &EngineRequest::new("rust async").with_language("zh"),
             ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_exclude_domains(["reddit.com"]),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_include_domains(["a.example", "b.example"]),
+            ),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async")
+                    .with_since(chrono::NaiveDate::from_ymd_opt(2025, 1, 1).unwrap()),
+            ),
+            CacheKey::for_request("brave", &EngineRequest::new("rust async").with_region("US")),
+            CacheKey::for_request(
+                "brave",
+                &EngineRequest::new("rust async").with_safe_search(ferret_core::SafeSearch::Strict),
+            ),
+            CacheKey::for_request("brave", &EngineRequest::new("rust async").with_page(2)),
         ] {
             assert_ne!(a, other);
         }
         assert_eq!(CacheKey::parse(a.as_str()).unwrap(), a);
         assert!(CacheKey::parse("not-a-key").is_err());
+    }
+
+    #[test]
+    fn one_included_domain_keys_as_the_site_it_always_was() {
+        let site = CacheKey::for_request("brave", &EngineRequest::new("x").with_site("docs.rs"));
+        let include = CacheKey::for_request(
+            "brave",
+            &EngineRequest::new("x").with_include_domains(["docs.rs"]),
+        );
+        assert_eq!(site, include);
+        let page_one = CacheKey::for_request("brave", &EngineRequest::new("x").with_page(1));
+        assert_eq!(
+            page_one,
+            CacheKey::for_request("brave", &EngineRequest::new("x"))
+        );
     }
 }

@@ -13,6 +13,8 @@
 //! - [`collect`]: [`HitCollector`], which turns parsed rows into ranked
 //!   hits and reports every row it drops; [`inline_html`]: snippet markup
 //!   (`<strong>`, `<span class="searchmatch">`, entities) to plain text.
+//! - [`controls`]: pushing search controls down (`site:` operators, date
+//!   ranges with both ends).
 //! - [`clock`]: an injectable clock and the small calendar arithmetic the
 //!   adapters need (ISO dates, "May 1, 2023").
 //!
@@ -29,6 +31,7 @@
 
 pub mod clock;
 pub mod collect;
+pub mod controls;
 pub mod inline_html;
 pub mod markers;
 pub mod status;

@@ -2,7 +2,8 @@
 //!
 //! The system prompt asks for `{"results":[{title,url,snippet,
 //! published_date}]}` with at most `max_results` rows and real URLs only;
-//! a freshness window, a site restriction and a language are stated in it.
+//! a freshness window, a since/until range, the domains to include or
+//! exclude, a language and a region are stated in it.
 //! For a time-sensitive query — one with a time word (当前 现在 今天 最新
 //! 最近 近期 实时 目前 本周 本月 今年 / current now today latest recent this
 //! week/month/year), a freshness window, or the status/news intent — the
@@ -15,13 +16,24 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ferret_core::tokenize::token_strings;
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest, EngineResponse, Intent,
-    Runtime,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
+    EngineResponse, Intent, Runtime,
 };
 
 use super::chat::{ChatClient, ChatClientBuilder, ChatMessage};
 use super::parse;
 use crate::http::{ConfigError, HttpClient, Service, SharedClock, clock};
+
+/// The controls stated in Grok's prompt.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::IncludeDomains,
+    Control::ExcludeDomains,
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Language,
+    Control::Region,
+]);
 
 /// How Grok is named in errors.
 pub const SERVICE: Service = Service {
@@ -214,23 +226,52 @@ impl GrokEngine {
                 clock::iso_datetime(self.clock.now())
             ));
         }
-        if let Some(f) = request.freshness {
-            system.push_str(&format!(
-                "\nOnly include pages published in the past {} day(s).",
-                f.days()
-            ));
-        }
-        if let Some(site) = &request.site {
-            system.push_str(&format!("\nOnly include pages from {}.", site.trim()));
-        }
-        if let Some(lang) = &request.language {
-            system.push_str(&format!("\nPrefer pages written in {}.", lang.trim()));
-        }
+        system.push_str(&restrictions(request));
         vec![
             ChatMessage::system(system),
             ChatMessage::user(request.query.trim()),
         ]
     }
+}
+
+/// The prompt lines stating the request's controls, each on its own line.
+fn restrictions(request: &EngineRequest) -> String {
+    let mut lines = String::new();
+    let mut say = |line: String| {
+        lines.push('\n');
+        lines.push_str(&line);
+    };
+    if let Some(f) = request.freshness {
+        say(format!(
+            "Only include pages published in the past {} day(s).",
+            f.days()
+        ));
+    }
+    if let Some(since) = request.since {
+        say(format!("Only include pages published on or after {since}."));
+    }
+    if let Some(until) = request.until {
+        say(format!(
+            "Only include pages published on or before {until}."
+        ));
+    }
+    let include = request.included_domains();
+    if !include.is_empty() {
+        say(format!("Only include pages from {}.", include.join(", ")));
+    }
+    if !request.exclude_domains.is_empty() {
+        say(format!(
+            "Never include pages from {}.",
+            request.exclude_domains.join(", ")
+        ));
+    }
+    if let Some(lang) = &request.language {
+        say(format!("Prefer pages written in {}.", lang.trim()));
+    }
+    if let Some(region) = &request.region {
+        say(format!("Prefer pages for readers in the country {region}."));
+    }
+    lines
 }
 
 #[async_trait]
@@ -245,7 +286,7 @@ impl Engine for GrokEngine {
             site_filter: true,
             max_results: Self::MAX_RESULTS,
             llm_backed: true,
-            ..EngineCapabilities::new(EngineKind::Llm)
+            ..EngineCapabilities::new(EngineKind::Llm).with_controls(CONTROLS)
         }
     }
 
@@ -316,7 +357,31 @@ mod tests {
     }
 
     #[test]
-    fn defaults_follow_the_seed() {
+    fn prompt_states_domains_dates_and_region() {
+        let grok = GrokEngine::builder().api_key("k").build().unwrap();
+        let day = |s: &str| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let p = grok.prompt(
+            &EngineRequest::new("rust")
+                .with_include_domains(["docs.rs", "rust-lang.org"])
+                .with_exclude_domains(["reddit.com"])
+                .with_since(day("2025-01-01"))
+                .with_until(day("2025-06-30"))
+                .with_region("DE"),
+        );
+        let system = &p[0].content;
+        for wanted in [
+            "Only include pages from docs.rs, rust-lang.org.",
+            "Never include pages from reddit.com.",
+            "on or after 2025-01-01",
+            "on or before 2025-06-30",
+            "country DE",
+        ] {
+            assert!(system.contains(wanted), "{wanted}: {system}");
+        }
+    }
+
+    #[test]
+    fn defaults_are_xais_endpoint_model_and_limits() {
         let grok = GrokEngine::builder().api_key("k").build().unwrap();
         assert_eq!(grok.client().model(), "grok-4.1-fast");
         assert_eq!(

@@ -38,8 +38,9 @@
 //! never causes an error, only a query with nothing searchable in it (only
 //! punctuation) is [`EngineError::InvalidQuery`]. CJK text is searchable:
 //! the tokenizer emits character bigrams, as [`ferret_core::tokenize`]
-//! does. A freshness window filters by modification time, which is also
-//! each hit's `published_at`. Snippets are the best-matching passage of the
+//! does. A freshness window and a since/until range filter by modification
+//! time, which is also each hit's `published_at`; a page after the first
+//! skips the pages before it. Snippets are the best-matching passage of the
 //! text (plain text).
 //!
 //! ## Hit URLs
@@ -75,8 +76,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use async_trait::async_trait;
 use chrono::{DateTime, SecondsFormat, Utc};
 use ferret_core::{
-    Engine, EngineCapabilities, EngineError, EngineHit, EngineKind, EngineRequest, EngineResponse,
-    Provenance, Runtime,
+    Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineHit, EngineKind,
+    EngineRequest, EngineResponse, Provenance, Runtime,
 };
 use serde::{Deserialize, Serialize};
 use tantivy::collector::TopDocs;
@@ -108,6 +109,17 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// The file in the index directory that lists the indexed folders.
 const ROOTS_FILE: &str = "ferret-roots.json";
 const ROOTS_VERSION: u32 = 1;
+
+/// The controls the local index pushes down.
+const CONTROLS: ControlSet = ControlSet::of(&[
+    Control::Freshness,
+    Control::Since,
+    Control::Until,
+    Control::Page,
+]);
+
+/// Nanoseconds in a day.
+const DAY_NS: i64 = 86_400 * 1_000_000_000;
 
 /// Title matches count this much more than text matches.
 const TITLE_BOOST: f32 = 2.0;
@@ -286,6 +298,36 @@ fn index_err(dir: &Path, e: TantivyError) -> LocalIndexError {
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The modification times (ns since 1970) a request allows: from the later
+/// of its freshness window's start and its `since` day, to the end of its
+/// `until` day.
+fn mtime_bounds(request: &EngineRequest) -> (Bound<i64>, Bound<i64>) {
+    // Days past what nanoseconds can count clamp to the far ends.
+    let day_start = |day: chrono::NaiveDate| {
+        let midnight = day.and_time(chrono::NaiveTime::MIN).and_utc();
+        midnight
+            .timestamp_nanos_opt()
+            .unwrap_or(if midnight.timestamp() > 0 {
+                i64::MAX
+            } else {
+                i64::MIN
+            })
+    };
+    let window = request
+        .freshness
+        .map(|f| now_ns().saturating_sub(i64::from(f.days()) * DAY_NS));
+    let since = request.since.map(day_start);
+    let lower = match window.into_iter().chain(since).max() {
+        Some(ns) => Bound::Included(ns),
+        None => Bound::Unbounded,
+    };
+    let upper = match request.until {
+        Some(day) => Bound::Excluded(day_start(day).saturating_add(DAY_NS)),
+        None => Bound::Unbounded,
+    };
+    (lower, upper)
 }
 
 fn now_ns() -> i64 {
@@ -976,8 +1018,9 @@ impl Inner {
                 "local: site restriction {site} not applied (this engine searches local files)"
             ));
         }
+        let top_docs = TopDocs::with_limit(limit).and_offset(request.offset(limit));
         let top = searcher
-            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .search(&query, &top_docs.order_by_score())
             .map_err(|e| self.err(e))?;
         let mut snippets =
             SnippetGenerator::create(&searcher, &*query, f.body).map_err(|e| self.err(e))?;
@@ -1006,7 +1049,7 @@ impl Inner {
 
     /// The request's query over title (boosted) and body — parsed leniently,
     /// with a warning per ignored part — limited to files modified within
-    /// its freshness window.
+    /// its freshness window and its since/until range.
     fn parse_query(&self, request: &EngineRequest) -> (Box<dyn Query>, Vec<String>) {
         let f = self.fields;
         let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
@@ -1016,22 +1059,18 @@ impl Inner {
             .iter()
             .map(|e| format!("local: part of the query was ignored: {e}"))
             .collect();
-        let query: Box<dyn Query> = match request.freshness {
-            Some(freshness) => {
-                let window = i64::from(freshness.days()) * 86_400 * 1_000_000_000;
-                let cutoff = now_ns().saturating_sub(window);
+        let query: Box<dyn Query> = match mtime_bounds(request) {
+            (Bound::Unbounded, Bound::Unbounded) => query,
+            (lower, upper) => {
+                let term = |ns| Term::from_field_i64(f.mtime, ns);
                 Box::new(BooleanQuery::new(vec![
                     (Occur::Must, query),
                     (
                         Occur::Must,
-                        Box::new(RangeQuery::new(
-                            Bound::Included(Term::from_field_i64(f.mtime, cutoff)),
-                            Bound::Unbounded,
-                        )),
+                        Box::new(RangeQuery::new(lower.map(term), upper.map(term))),
                     ),
                 ]))
             }
-            None => query,
         };
         (query, warnings)
     }
@@ -1084,7 +1123,7 @@ impl Engine for LocalIndex {
         EngineCapabilities {
             freshness: true,
             max_results: self.max_results,
-            ..EngineCapabilities::new(EngineKind::Local)
+            ..EngineCapabilities::new(EngineKind::Local).with_controls(CONTROLS)
         }
     }
 
