@@ -28,8 +28,14 @@ type Client = RunningService<RoleClient, ()>;
 async fn toolbox(home: &std::path::Path) -> Arc<Toolbox> {
     let (index, _) = ferret::setup::open_local_index(home).await.unwrap();
     let ferret = ferret::Ferret::builder().engine(index).build().unwrap();
-    let fetcher = Fetcher::builder().browser_mode(BrowserMode::Never).build().unwrap();
-    Arc::new(Toolbox::new(ferret, ferret::setup::FetchSetup::new(fetcher)))
+    let fetcher = Fetcher::builder()
+        .browser_mode(BrowserMode::Never)
+        .build()
+        .unwrap();
+    Arc::new(Toolbox::new(
+        ferret,
+        ferret::setup::FetchSetup::new(fetcher),
+    ))
 }
 
 async fn duplex_client(tools: Arc<Toolbox>) -> Client {
@@ -42,21 +48,31 @@ async fn duplex_client(tools: Arc<Toolbox>) -> Client {
 }
 
 async fn http_client(tools: Arc<Toolbox>) -> Client {
-    let server = http::bind(tools, &HttpOptions::loopback("127.0.0.1:0".parse().unwrap()))
-        .await
-        .unwrap();
+    let server = http::bind(
+        tools,
+        &HttpOptions::loopback("127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
     let port = server.local_addr().unwrap().port();
     tokio::spawn(server.run());
-    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://127.0.0.1:{port}/mcp"));
-    ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap()
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(format!("http://127.0.0.1:{port}/mcp"));
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .unwrap()
 }
 
 fn bench_transport(c: &mut Criterion, rt: &tokio::runtime::Runtime, name: &str, client: &Client) {
     let mut group = c.benchmark_group(format!("mcp/{name}"));
     group.bench_function("tools_list", |b| {
-        b.to_async(rt).iter(|| async { client.list_all_tools().await.unwrap() })
+        b.to_async(rt)
+            .iter(|| async { client.list_all_tools().await.unwrap() })
     });
-    let args = json!({"query": "research ledger constraints"}).as_object().cloned().unwrap();
+    let args = json!({"query": "research ledger constraints"})
+        .as_object()
+        .cloned()
+        .unwrap();
     group.bench_function("search_local", |b| {
         b.to_async(rt).iter(|| async {
             let params = CallToolRequestParams::new("search").with_arguments(args.clone());

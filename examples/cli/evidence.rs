@@ -15,6 +15,9 @@ pub enum Format {
     Text,
     /// The main text as Markdown.
     Markdown,
+    /// Sized for a model within `--max-tokens`: the verdict, highlights
+    /// first, then the main text cut at the budget.
+    Compact,
     /// The `ferret.fetch.v1` envelope.
     Json,
 }
@@ -36,9 +39,13 @@ pub struct FetchArgs {
     /// Select the passages most relevant to this question (highlights).
     #[arg(long)]
     query: Option<String>,
-    /// text, markdown or json.
+    /// text, markdown, compact or json.
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// The compact rendering's budget in estimated tokens (200–100000,
+    /// default 2000).
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<u32>,
     /// Same as `--format json`.
     #[arg(long)]
     json: bool,
@@ -47,47 +54,57 @@ pub struct FetchArgs {
 }
 
 pub async fn run_fetch(args: FetchArgs) -> CmdResult {
-    let mut options = FetchOptions::default();
-    if let Some(f) = &args.focus {
-        options = options.with_focus(f.clone());
-    }
-    if let Some(q) = &args.query {
-        options = options.with_query(q.clone());
-    }
+    // The same input type as the agents' `fetch` tool.
+    let input = ferret::agent::inputs::FetchInput {
+        url: args.url.clone().unwrap_or_default(),
+        query: args.query.clone(),
+        focus: args.focus.clone(),
+        browser: args.browser,
+        ..Default::default()
+    };
+    let options = input.options();
     let format = if args.json {
         Format::Json
     } else {
         args.format.unwrap_or(Format::Text)
     };
+    let budget = crate::output::compact_budget(args.max_tokens)?;
     let page = if let Some(path) = &args.from_file {
         fetch::fetch_from_file(path, args.url.as_deref(), &options)?
     } else {
-        let url = args.url.as_deref().unwrap_or_default();
         let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
-        crate::progress::step(fetch_step(url, args.browser));
-        let result = setup.fetcher.fetch(url, &options).await;
+        crate::progress::step(fetch_step(&input.url, args.browser));
+        let result = setup.fetcher.fetch(&input.url, &options).await;
         setup.shutdown().await;
         crate::progress::done();
         result?
     };
+    print_page(&page, format, budget)
+}
+
+/// The fetched page in `format`.
+fn print_page(page: &fetch::FetchedPage, format: Format, budget: usize) -> CmdResult {
     let body = match format {
-        Format::Markdown => page.markdown.clone(),
-        _ => page.text.clone(),
-    };
-    match format {
-        Format::Json => print_json(&page),
-        Format::Text | Format::Markdown => {
-            if page.text.trim().is_empty() {
-                crate::progress::warn(format_args!(
-                    "no main text extracted (verdict {}: {})",
-                    page.verdict.as_str(),
-                    page.verdict_reason
-                ));
-            }
-            say!("{body}");
-            Ok(ExitCode::SUCCESS)
+        Format::Json => return print_json(page),
+        Format::Compact => {
+            say!(
+                "{}",
+                ferret::agent::compact::fetch::render(page, budget).text
+            );
+            return Ok(ExitCode::SUCCESS);
         }
+        Format::Markdown => &page.markdown,
+        Format::Text => &page.text,
+    };
+    if page.text.trim().is_empty() {
+        crate::progress::warn(format_args!(
+            "no main text extracted (verdict {}: {})",
+            page.verdict.as_str(),
+            page.verdict_reason
+        ));
     }
+    say!("{body}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The progress line of a fetch: whether Chromium is (or may be) started.
@@ -166,7 +183,7 @@ pub struct ExtractArgs {
 }
 
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
-    use ferret::evidence::structured::{ExtractVerdict, StructuredOutcome, extract_structured};
+    use ferret::evidence::structured::{ExtractVerdict, StructuredOutcome};
     let url = args.url.as_deref();
     let outcome = match std::fs::read_to_string(&args.schema)
         .map_err(|e| format!("cannot read {}: {e}", args.schema.display()))
@@ -175,12 +192,9 @@ pub async fn run_extract(args: ExtractArgs) -> CmdResult {
                 .map_err(|e| format!("{} is not JSON: {e}", args.schema.display()))
         }) {
         Err(reason) => StructuredOutcome::input_unreadable(url, reason),
-        Ok(schema) => match read_html(&args, url).await {
-            Ok((html, final_url, provenance)) => {
-                let parsed = final_url.as_deref().and_then(|u| url::Url::parse(u).ok());
-                extract_structured(&html, parsed.as_ref(), &schema).read_by(provenance)
-            }
-            Err(outcome) => *outcome,
+        Ok(schema) => match &args.from_file {
+            Some(path) => extract_file(path, url, &schema),
+            None => extract_url(&args, url.unwrap_or_default(), &schema).await,
         },
     };
     if args.json {
@@ -210,70 +224,42 @@ pub async fn run_extract(args: ExtractArgs) -> CmdResult {
     })
 }
 
-/// The page's HTML, final URL and who read it, for `extract`; or the
-/// fail-closed outcome.
-async fn read_html(
-    args: &ExtractArgs,
+/// Extract from a saved page (read like an HTTP body: bounded, regular
+/// files only).
+fn extract_file(
+    path: &std::path::Path,
     url: Option<&str>,
-) -> Result<
-    (String, Option<String>, ferret::core::Provenance),
-    Box<ferret::evidence::structured::StructuredOutcome>,
-> {
-    use ferret::core::{Provenance, Runtime};
-    use ferret::evidence::structured::StructuredOutcome;
-    if let Some(path) = &args.from_file {
-        return std::fs::read(path)
-            .map(|bytes| {
-                (
-                    String::from_utf8_lossy(&bytes).into_owned(),
-                    url.map(str::to_string),
-                    Provenance::public(Runtime::Local),
-                )
-            })
-            .map_err(|e| {
-                Box::new(StructuredOutcome::input_unreadable(
-                    url,
-                    format!("cannot read {}: {e}", path.display()),
-                ))
-            });
-    }
-    let url = url.unwrap_or_default();
-    let setup = crate::setup::fetcher(args.browser, &args.choice)
-        .map_err(|e| Box::new(StructuredOutcome::fetch_failed(Some(url), e)))?;
+    schema: &serde_json::Value,
+) -> ferret::evidence::structured::StructuredOutcome {
+    use ferret::evidence::structured::{StructuredOutcome, extract_structured};
     let options = FetchOptions {
         include_html: true,
-        public_endpoints: false,
         ..FetchOptions::default()
     };
-    let result = setup.fetcher.fetch(url, &options).await;
-    setup.shutdown().await;
-    match result {
-        Ok(page) if !page.ok => Err(Box::new(
-            StructuredOutcome::fetch_blocked(
-                Some(url),
-                format!("{}: {}", page.verdict.as_str(), page.verdict_reason),
-            )
-            .read_by(page.provenance),
-        )),
-        Ok(page) => Ok((
-            page.html.unwrap_or_default(),
-            Some(page.final_url),
-            page.provenance,
-        )),
-        Err(e) => {
-            let read = e.page().map(|p| p.provenance.clone());
-            let blocked = e.page().is_some_and(|p| !p.ok);
-            let outcome = if blocked {
-                StructuredOutcome::fetch_blocked(Some(url), e.to_string())
-            } else {
-                StructuredOutcome::fetch_failed(Some(url), e.to_string())
-            };
-            Err(Box::new(match read {
-                Some(p) => outcome.read_by(p),
-                None => outcome,
-            }))
+    match fetch::fetch_from_file(path, url, &options) {
+        Ok(page) => {
+            let parsed = url.and_then(|u| url::Url::parse(u).ok());
+            let html = page.html.as_deref().unwrap_or_default();
+            extract_structured(html, parsed.as_ref(), schema).read_by(page.provenance)
         }
+        Err(e) => StructuredOutcome::input_unreadable(url, e.to_string()),
     }
+}
+
+/// Fetch `url` and extract ([`ferret::evidence::structured::extract_from_url`]).
+async fn extract_url(
+    args: &ExtractArgs,
+    url: &str,
+    schema: &serde_json::Value,
+) -> ferret::evidence::structured::StructuredOutcome {
+    use ferret::evidence::structured::{StructuredOutcome, extract_from_url};
+    let setup = match crate::setup::fetch_setup(args.browser, &args.choice) {
+        Ok(setup) => setup,
+        Err(e) => return StructuredOutcome::fetch_failed(Some(url), e.message),
+    };
+    let outcome = extract_from_url(&setup.fetcher, url, schema, args.browser).await;
+    setup.shutdown().await;
+    outcome
 }
 
 /// The serde name of a unit enum value.

@@ -18,6 +18,9 @@ pub struct McpArgs {
     /// every request must then carry as `Authorization: Bearer …`.
     #[arg(long, requires = "http")]
     allow_remote: bool,
+    /// Report a failure to start as a ferret.error.v1 object on stdout.
+    #[arg(long)]
+    json: bool,
 }
 
 #[cfg(feature = "mcp")]

@@ -432,3 +432,48 @@ pub fn comma_list(values: &[String]) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .collect()
 }
+
+/// How a report prints: for people, compact (sized for a model: what the
+/// MCP tools answer), or its JSON envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// For people (the default).
+    Text,
+    /// The compact rendering within `--max-tokens`.
+    Compact,
+    /// The JSON envelope (the same as `--json`).
+    Json,
+}
+
+/// `--format` and `--max-tokens`, flattened into `search` and `research`.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct FormatArgs {
+    /// text (for people), compact (sized for a model) or json.
+    #[arg(long, value_enum, value_name = "text|compact|json")]
+    pub format: Option<ReportFormat>,
+    /// The compact rendering's budget in estimated tokens (200–100000,
+    /// default 2000; docs/agents.md says how tokens are estimated).
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u32>,
+}
+
+impl FormatArgs {
+    /// The format, `--json` counting as `--format json`.
+    pub fn format(&self, json: bool) -> ReportFormat {
+        if json {
+            ReportFormat::Json
+        } else {
+            self.format.unwrap_or(ReportFormat::Text)
+        }
+    }
+
+    /// The compact budget (checked even when another format is printed).
+    pub fn budget(&self) -> Result<usize, CliError> {
+        compact_budget(self.max_tokens)
+    }
+}
+
+/// A `--max-tokens` value checked against the allowed range.
+pub fn compact_budget(max_tokens: Option<u32>) -> Result<usize, CliError> {
+    ferret::agent::inputs::budget(max_tokens).map_err(|e| CliError::usage(e.message))
+}

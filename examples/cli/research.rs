@@ -41,6 +41,7 @@ use ferret::evidence::research::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::output::ReportFormat;
 use crate::output::{CliError, CmdResult, clip, comma_list, print_json};
 
 /// The vendor `--deep` asks when `--vendor` is not given.
@@ -102,6 +103,8 @@ struct RunArgs {
     /// Print the `ferret.research.v1` report.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output::FormatArgs,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
 }
@@ -205,6 +208,7 @@ async fn run_loop(args: RunArgs) -> CmdResult {
             "the question is empty: ask something, e.g. ferret research \"…\"",
         ));
     }
+    args.output.budget()?;
     let deep = if args.deep {
         let vendor = args.vendor.as_deref().unwrap_or(DEFAULT_VENDOR);
         Some(deep_escalation(vendor, crate::setup::env)?)
@@ -240,10 +244,14 @@ async fn run_loop(args: RunArgs) -> CmdResult {
     fetch.shutdown().await;
     crate::progress::done();
     let report = report?;
-    if args.json {
-        return print_json(&report);
+    match args.output.format(args.json) {
+        ReportFormat::Json => return print_json(&report),
+        ReportFormat::Compact => say!(
+            "{}",
+            ferret::agent::compact::research::render(&report, args.output.budget()?).text
+        ),
+        ReportFormat::Text => print_report(&report),
     }
-    print_report(&report);
     Ok(ExitCode::SUCCESS)
 }
 

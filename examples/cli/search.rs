@@ -11,6 +11,7 @@ use ferret::core::rows::normalize_rows_str;
 use ferret::core::search::SearchOptions;
 use ferret::core::{EngineStatus, Freshness, Intent, Mode, SearchResponse};
 
+use crate::output::ReportFormat;
 use crate::output::{CliError, CmdResult, clip, comma_list, print_json};
 
 #[derive(Debug, Args)]
@@ -82,11 +83,15 @@ pub struct SearchArgs {
     /// Print the `ferret.search.v1` envelope.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output::FormatArgs,
 }
 
 pub async fn run(args: SearchArgs) -> CmdResult {
     // A flag value the search cannot use is a usage error.
     let mut options = search_options(&args).map_err(CliError::usage)?;
+    let format = args.output.format(args.json);
+    let budget = args.output.budget()?;
     let engines = comma_list(&args.engines);
     let setup = crate::setup::build(args.timeout, args.json || crate::progress::is_quiet()).await?;
     let ferret = &setup.ferret;
@@ -117,38 +122,42 @@ pub async fn run(args: SearchArgs) -> CmdResult {
     response.warnings.extend(row_warnings);
     response.warnings.extend(setup.notes);
     if args.present {
-        return print_presentation(&response, args.json);
+        return print_presentation(&response, format == ReportFormat::Json);
     }
-    if args.json {
-        return print_json(&response);
+    match format {
+        ReportFormat::Json => return print_json(&response),
+        ReportFormat::Compact => say!(
+            "{}",
+            ferret::agent::compact::search::render(&response, budget).text
+        ),
+        ReportFormat::Text => print_human(&response),
     }
-    print_human(&response);
     Ok(ExitCode::SUCCESS)
 }
 
 /// The search options the flags ask for, with a progress line per failing
 /// engine on stderr.
 fn search_options(args: &SearchArgs) -> Result<SearchOptions, String> {
-    let mut options = SearchOptions::new();
-    if let Some(i) = args.intent {
-        options = options.with_intent(i);
-    }
-    if let Some(m) = args.mode {
-        options = options.with_mode(m);
-    }
-    if let Some(f) = args.freshness {
-        options = options.with_freshness(Some(f));
-    }
-    // The controls; values the search cannot use fail it with a typed error.
-    options = options
-        .with_include_domains(comma_list(&args.site))
-        .with_exclude_domains(comma_list(&args.exclude_site));
-    options.since = args.since;
-    options.until = args.until;
-    options.language = args.lang.clone();
-    options.region = args.region.clone();
-    options.safe_search = args.safe;
-    options.page = args.page;
+    // The flags an agent's `search` tool also takes are parsed by its input
+    // type, so the CLI and the tools accept the same values.
+    let input = ferret::agent::inputs::SearchInput {
+        query: args.query.clone(),
+        mode: args.mode,
+        intent: args.intent,
+        freshness: args.freshness,
+        site: comma_list(&args.site),
+        exclude_site: comma_list(&args.exclude_site),
+        since: args.since.map(|d| d.to_string()),
+        until: args.until.map(|d| d.to_string()),
+        lang: args.lang.clone(),
+        region: args.region.clone(),
+        safe: args.safe,
+        page: args.page,
+        ..Default::default()
+    };
+    let mut options = input
+        .controlled(SearchOptions::new())
+        .map_err(|e| e.message)?;
     if let Some(n) = args.num {
         options = options.with_max_results(n);
     }

@@ -158,7 +158,6 @@ pub fn fetch_setup(
     fetcher(mode, choice)
 }
 
-
 /// Build the fetcher for `mode` with the browser `choice` picks.
 pub fn fetcher(
     mode: ferret::evidence::fetch::BrowserMode,

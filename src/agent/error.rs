@@ -122,6 +122,7 @@ impl From<crate::FerretError> for ToolError {
         use ferret_core::search::SearchError;
         let kind = match &e {
             FerretError::Search(SearchError::InvalidOption { .. })
+            | FerretError::Search(SearchError::Control(_))
             | FerretError::Search(SearchError::Plan(_)) => ErrorKind::InvalidInput,
             FerretError::Search(_) | FerretError::Fanout(_) | FerretError::Config { .. } => {
                 ErrorKind::Engine

@@ -87,7 +87,7 @@ pub struct SearchInput {
     pub region: Option<String>,
     /// Safe search: off, moderate or strict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub safe: Option<String>,
+    pub safe: Option<ferret_core::controls::SafeSearch>,
     /// compact (default) or full.
     #[serde(default)]
     pub detail: Detail,
@@ -106,12 +106,6 @@ impl SearchInput {
             return Err(ToolError::invalid("the query is empty"));
         }
         let mut options = SearchOptions::new();
-        if let Some(m) = self.mode {
-            options = options.with_mode(m);
-        }
-        if let Some(i) = self.intent {
-            options = options.with_intent(i);
-        }
         if !self.engines.is_empty() {
             options = options.with_engines(self.engines.clone());
         }
@@ -123,6 +117,18 @@ impl SearchInput {
             }
             options = options.with_limit(n as usize);
         }
+        self.controlled(options)
+    }
+
+    /// `options` with this input's mode, intent, freshness and result
+    /// controls (the query, engines and count are left to the caller).
+    pub fn controlled(&self, mut options: SearchOptions) -> Result<SearchOptions, ToolError> {
+        if let Some(m) = self.mode {
+            options = options.with_mode(m);
+        }
+        if let Some(i) = self.intent {
+            options = options.with_intent(i);
+        }
         if self.freshness.is_some() {
             options = options.with_freshness(self.freshness);
         }
@@ -130,28 +136,39 @@ impl SearchInput {
     }
 }
 
-/// The result filters: domains, dates, language, region, safe search, page.
-fn controls(input: &SearchInput, mut options: SearchOptions) -> Result<SearchOptions, ToolError> {
-    if let [one] = input.site.as_slice() {
-        options = options.with_site(one.clone());
-    } else if !input.site.is_empty() {
-        return Err(ToolError::invalid("give at most one site"));
+/// The result controls: domains, dates, language, region, safe search,
+/// page. What an engine cannot do is applied after fusion or named in its
+/// report; values the search cannot use fail it with a typed error.
+fn controls(input: &SearchInput, options: SearchOptions) -> Result<SearchOptions, ToolError> {
+    let mut options = options
+        .with_include_domains(input.site.clone())
+        .with_exclude_domains(input.exclude_site.clone());
+    if let Some(day) = &input.since {
+        options = options.with_since(date("since", day)?);
+    }
+    if let Some(day) = &input.until {
+        options = options.with_until(date("until", day)?);
     }
     if let Some(l) = &input.lang {
         options = options.with_language(l.clone());
     }
-    let unsupported = [
-        ("exclude_site", !input.exclude_site.is_empty()),
-        ("since", input.since.is_some()),
-        ("until", input.until.is_some()),
-        ("region", input.region.is_some()),
-        ("safe", input.safe.is_some()),
-        ("page", input.page.is_some()),
-    ];
-    if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
-        return Err(ToolError::invalid(format!("{name} is not supported yet")));
+    if let Some(r) = &input.region {
+        options = options.with_region(r.clone());
+    }
+    if let Some(level) = input.safe {
+        options = options.with_safe_search(level);
+    }
+    if let Some(page) = input.page {
+        options = options.with_page(page);
     }
     Ok(options)
+}
+
+/// A `YYYY-MM-DD` date.
+fn date(name: &str, text: &str) -> Result<chrono::NaiveDate, ToolError> {
+    chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+        ToolError::invalid(format!("{name} must be a date as YYYY-MM-DD, not {text:?}"))
+    })
 }
 
 /// `fetch`'s input.

@@ -113,7 +113,11 @@ fn entry(rank: usize, r: &SearchResult) -> CompactResult {
     CompactResult {
         rank,
         title: clip_chars(r.title.as_str(), 160),
-        url: if r.original_url.is_empty() { r.url.clone() } else { r.original_url.to_string() },
+        url: if r.original_url.is_empty() {
+            r.url.clone()
+        } else {
+            r.original_url.to_string()
+        },
         snippet: clip_chars(r.snippet.as_str(), SNIPPET_CHARS),
         why: why(r),
     }
@@ -271,7 +275,13 @@ mod tests {
     #[test]
     fn a_small_budget_leaves_results_out_and_says_so() {
         let rows: Vec<_> = (0..30)
-            .map(|i| (format!("https://r{i}.example/a"), format!("Title {i}"), "word ".repeat(60)))
+            .map(|i| {
+                (
+                    format!("https://r{i}.example/a"),
+                    format!("Title {i}"),
+                    "word ".repeat(60),
+                )
+            })
             .collect();
         let out = render(&response(&rows), MIN_MAX_TOKENS);
         assert!(out.omitted > 0);

@@ -437,7 +437,10 @@ pub fn fetch_from_file_limited(
         page.truncated = true;
         page.warnings.push(Warning::new(
             WarningCode::BodyTruncated,
-            format!("{} is larger than {limit} bytes; only the first {limit} were read", path.display()),
+            format!(
+                "{} is larger than {limit} bytes; only the first {limit} were read",
+                path.display()
+            ),
         ));
     }
     Ok(page)

@@ -32,6 +32,7 @@ pub use filter::{DateVerdict, Filtered, ResultFilters};
 /// How strictly adult content is filtered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum SafeSearch {
     /// No filtering.
     Off,
