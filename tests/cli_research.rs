@@ -414,7 +414,7 @@ fn constraints_supported_by_fetched_pages_are_sufficient_with_verbatim_quotes() 
     assert!(c2_quote.contains("carry 300 passengers"), "{c2_quote}");
     assert_quotes_served_verbatim(&v, &web);
 
-    // The candidates carry agbrowse's fields, in the caller's order.
+    // The candidates carry the fields a browsing agent reads, in the caller's order.
     let candidates = v["enrichment"]["candidates"].as_array().unwrap();
     assert_eq!(candidates.len(), 2);
     for (i, (c, url)) in candidates.iter().zip([&ferry, &capacity]).enumerate() {
