@@ -577,3 +577,50 @@ fn browser_status_finds_chromium_through_path() {
     assert_eq!(managed["location"], link.to_str().unwrap(), "{v}");
     assert_eq!(managed["usable"], true, "{v}");
 }
+
+#[test]
+fn stdin_over_the_input_cap_is_an_input_error_not_unbounded_memory() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let home = process::temp_dir("contract-stdin-cap");
+    for args in [
+        &["search", "x", "--stdin-results", "--json"][..],
+        &[
+            "research",
+            "x",
+            "--stdin-results",
+            "--json",
+            "--browser",
+            "never",
+        ][..],
+    ] {
+        let mut child = ferret(&home, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        // The binary stops reading at the cap; the rest may meet a closed pipe.
+        let writer = std::thread::spawn(move || {
+            let chunk = vec![b' '; 1 << 20];
+            for _ in 0..20 {
+                if input.write_all(&chunk).is_err() {
+                    break;
+                }
+            }
+        });
+        let out = child.wait_with_output().unwrap();
+        let _ = writer.join();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let error = json(&out);
+        assert_eq!(error["kind"], "input", "{args:?}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("larger than 16 MiB")
+        );
+    }
+    let _ = std::fs::remove_dir_all(home);
+}

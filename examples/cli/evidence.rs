@@ -185,8 +185,8 @@ pub struct ExtractArgs {
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
     use ferret::evidence::structured::{ExtractVerdict, StructuredOutcome};
     let url = args.url.as_deref();
-    let outcome = match std::fs::read_to_string(&args.schema)
-        .map_err(|e| format!("cannot read {}: {e}", args.schema.display()))
+    let outcome = match crate::output::read_file(&args.schema)
+        .map_err(|e| e.message)
         .and_then(|t| {
             serde_json::from_str::<serde_json::Value>(&t)
                 .map_err(|e| format!("{} is not JSON: {e}", args.schema.display()))

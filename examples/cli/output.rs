@@ -477,3 +477,40 @@ impl FormatArgs {
 pub fn compact_budget(max_tokens: Option<u32>) -> Result<usize, CliError> {
     ferret::agent::inputs::budget(max_tokens).map_err(|e| CliError::usage(e.message))
 }
+
+/// The most a JSON input (stdin rows, a plan, results or schema file) may
+/// hold; more is a typed input error, never unbounded memory.
+pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read a whole JSON input named `label`, at most [`MAX_INPUT_BYTES`].
+pub fn read_input(label: &str, reader: impl std::io::Read) -> Result<String, CliError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::input(format!("cannot read {label}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(CliError::input(format!(
+            "{label} is larger than {} MiB; give fewer rows",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| CliError::input(format!("{label} is not UTF-8 text")))
+}
+
+/// Read stdin as a JSON input ([`read_input`]).
+pub fn read_stdin() -> Result<String, CliError> {
+    read_input("stdin", std::io::stdin().lock())
+}
+
+/// Read the regular file at `path` as a JSON input ([`read_input`]).
+pub fn read_file(path: &std::path::Path) -> Result<String, CliError> {
+    let label = path.display().to_string();
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::input(format!("cannot read {label}: {e}")))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(CliError::input(format!("{label} is not a regular file")));
+    }
+    read_input(&label, file)
+}

@@ -21,7 +21,6 @@
 //! one-line error naming the input; a report is printed with exit 0 even
 //! when the decision is `insufficient` — the decision is in the report.
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -501,11 +500,7 @@ fn run_browse_plan(args: BrowsePlanArgs) -> CmdResult {
 // ---------------------------------------------------------------- inputs
 
 fn read_stdin() -> Result<String, CliError> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
-    Ok(text)
+    crate::output::read_stdin()
 }
 
 /// Reads each path (`-`: stdin, at most once) as `(label, text)`.
@@ -521,9 +516,7 @@ fn read_inputs(paths: &[&str]) -> Result<Vec<(String, String)>, CliError> {
             if *p == "-" {
                 Ok(("stdin".to_string(), read_stdin()?))
             } else {
-                std::fs::read_to_string(p)
-                    .map(|t| (p.to_string(), t))
-                    .map_err(|e| CliError::input(format!("cannot read {p}: {e}")))
+                crate::output::read_file(std::path::Path::new(p)).map(|t| (p.to_string(), t))
             }
         })
         .collect()

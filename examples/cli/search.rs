@@ -1,7 +1,6 @@
 //! `ferret search "<q>"`: plan, fan out, fuse; `--stdin-results` fuses rows
 //! read from stdin (an agent's own search results) as one more engine.
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -197,10 +196,7 @@ fn search_options(args: &SearchArgs) -> Result<SearchOptions, String> {
 /// warning). Stdin that cannot be read, or is not JSON, is an input error.
 /// Each warning is also printed on stderr.
 fn read_stdin_rows(query: &str) -> Result<ferret::core::rows::NormalizedRows, CliError> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
+    let text = crate::output::read_stdin()?;
     if !text.trim().is_empty()
         && let Err(e) = serde_json::from_str::<serde_json::Value>(&text)
     {

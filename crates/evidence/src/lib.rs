@@ -59,6 +59,7 @@ pub mod fetch;
 pub mod gaps;
 pub mod highlights;
 pub mod ledger;
+pub(crate) mod nesting;
 pub mod option_error;
 pub mod presentation;
 pub mod refs;

@@ -460,7 +460,7 @@ pub fn scan_text(text: &str) -> Vec<SafetyFlag> {
 /// Scans HTML for hidden text (and injection phrases inside it or in
 /// comments) and link farms.
 pub fn scan_html(html: &str, page_url: Option<&Url>) -> Vec<SafetyFlag> {
-    let doc = Html::parse_document(html);
+    let doc = Html::parse_document(&crate::nesting::cap_nesting(html));
     let css = HidingRules::from_document(&doc);
     let flat = Flat::build(&doc, &css, page_url);
     let mut flags = Vec::new();

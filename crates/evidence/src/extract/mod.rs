@@ -245,7 +245,9 @@ pub struct DecodeInfo {
 /// name in titles.
 pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extracted {
     let (stripped, pre) = prescan::strip_inert(html);
-    let parsed = Html::parse_document(&stripped);
+    // A bound on the parser's work: elements nested past the cap are
+    // flattened into their ancestor's text.
+    let parsed = Html::parse_document(&crate::nesting::cap_nesting(&stripped));
     let dom = Dom::build(&parsed);
     let analysis = Analysis::new(&dom);
     let meta = PageMeta::collect(&dom);

@@ -109,6 +109,16 @@ impl Reading {
         r.site_name = ex.site_name;
         r.meta_count = ex.meta.count();
         r.js_shell = ex.shell.looks_like_js_shell;
+        if crate::nesting::exceeds_nesting(&html) {
+            r.truncated = true;
+            r.warnings.push(Warning::new(
+                WarningCode::DomFlattened,
+                format!(
+                    "the page nests elements deeper than {}; deeper elements were flattened into their ancestor's text",
+                    crate::nesting::MAX_NESTING
+                ),
+            ));
+        }
         if ex.truncated {
             r.truncated = true;
             r.warnings.push(Warning::new(

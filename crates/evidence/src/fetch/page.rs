@@ -210,6 +210,9 @@ pub enum WarningCode {
     BodyTruncated,
     /// The text was cut at `max_text_chars`.
     TextTruncated,
+    /// The page nested elements past the parser's depth bound; the deeper
+    /// elements were flattened into their ancestor's text.
+    DomFlattened,
     /// Some bytes were not valid in the page's encoding and were replaced.
     CharsetErrors,
     /// The public endpoint failed; the ladder went on.

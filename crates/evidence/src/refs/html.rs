@@ -176,7 +176,7 @@ impl Capture {
 /// Reads the page. `base` resolves relative links (default
 /// `https://github.com/`).
 pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
-    let capped = crate::structured::nesting::cap_nesting(html);
+    let capped = crate::nesting::cap_nesting(html);
     let nesting_capped = matches!(capped, std::borrow::Cow::Owned(_));
     let doc = Html::parse_document(&capped);
     let default_base = Url::parse("https://github.com/").expect("valid URL");

@@ -40,7 +40,6 @@ mod fetched;
 mod json_ld;
 mod map;
 mod names;
-pub(crate) mod nesting;
 mod schema;
 mod tables;
 
@@ -390,10 +389,13 @@ impl StructuredExtractor {
         json_ld: &[Value],
         warnings: &mut Vec<String>,
     ) -> Vec<Candidate> {
-        if matches!(nesting::cap_nesting(html), std::borrow::Cow::Owned(_)) {
+        if matches!(
+            crate::nesting::cap_nesting(html),
+            std::borrow::Cow::Owned(_)
+        ) {
             warnings.push(format!(
                 "the page nests elements deeper than {}; deeper tags were ignored",
-                nesting::MAX_NESTING
+                crate::nesting::MAX_NESTING
             ));
         }
         let mut candidates = self.candidates(html, json_ld);
@@ -544,7 +546,7 @@ impl StructuredExtractor {
     /// array schema the JSON-LD lists and whole tables.
     fn candidates(&self, html: &str, json_ld: &[Value]) -> Vec<Candidate> {
         let nodes = json_ld::typed_nodes(json_ld);
-        let doc = Html::parse_document(&nesting::cap_nesting(html));
+        let doc = Html::parse_document(&crate::nesting::cap_nesting(html));
         let tables = tables::read_tables(&doc);
         let hints = Hints::new(&self.shape.hint);
         let mut out = Vec::new();

@@ -1,0 +1,60 @@
+//! A hostile page of deeply nested elements is read in bounded time: past
+//! the parser's depth bound, elements are flattened into their ancestor's
+//! text, the page is marked truncated with the reason, and the text stays.
+
+use ferret_evidence::fetch::{FetchOptions, WarningCode, fetch_from_file, from_html};
+
+fn nested(depth: usize) -> String {
+    format!(
+        "<html><head><title>Deep</title></head><body>{}<p>The deep text says the mirror is beryllium.</p></body></html>",
+        "<div>".repeat(depth)
+    )
+}
+
+#[test]
+fn a_page_nested_a_hundred_thousand_deep_is_flattened_and_read() {
+    let page = from_html(
+        &nested(100_000),
+        Some("https://example.org/deep"),
+        &FetchOptions::default(),
+    );
+    assert!(page.truncated);
+    assert!(
+        page.warnings
+            .iter()
+            .any(|w| w.code == WarningCode::DomFlattened),
+        "{:?}",
+        page.warnings
+    );
+    assert!(
+        page.text.contains("the mirror is beryllium"),
+        "{}",
+        page.text
+    );
+}
+
+#[test]
+fn a_saved_hostile_page_is_bounded_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.html");
+    std::fs::write(&path, nested(200_000)).unwrap();
+    let page = fetch_from_file(&path, None, &FetchOptions::default()).unwrap();
+    assert!(page.truncated);
+    assert!(
+        page.warnings
+            .iter()
+            .any(|w| w.code == WarningCode::DomFlattened)
+    );
+}
+
+#[test]
+fn an_ordinary_page_is_not_marked() {
+    let page = from_html(&nested(40), None, &FetchOptions::default());
+    assert!(
+        !page
+            .warnings
+            .iter()
+            .any(|w| w.code == WarningCode::DomFlattened)
+    );
+    assert!(page.text.contains("beryllium"));
+}
