@@ -84,17 +84,7 @@ pub fn range_filter(since: chrono::NaiveDate, until: chrono::NaiveDate) -> Strin
 }
 
 /// The controls Bing pushes down.
-const CONTROLS: ControlSet = ControlSet::of(&[
-    Control::IncludeDomains,
-    Control::ExcludeDomains,
-    Control::Freshness,
-    Control::Since,
-    Control::Until,
-    Control::Language,
-    Control::Region,
-    Control::SafeSearch,
-    Control::Page,
-]);
+const CONTROLS: ControlSet = ControlSet::of(&Control::ALL);
 
 /// The Bing HTML scraper (`bing`).
 #[derive(Debug, Clone)]

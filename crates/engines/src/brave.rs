@@ -60,17 +60,7 @@ const SEARCH_LANGS: &[&str] = &[
 ];
 
 /// The controls Brave pushes down.
-const CONTROLS: ControlSet = ControlSet::of(&[
-    Control::IncludeDomains,
-    Control::ExcludeDomains,
-    Control::Freshness,
-    Control::Since,
-    Control::Until,
-    Control::Language,
-    Control::Region,
-    Control::SafeSearch,
-    Control::Page,
-]);
+const CONTROLS: ControlSet = ControlSet::of(&Control::ALL);
 
 /// BCP 47 tags whose Brave code is not their lowercased primary subtag.
 const LANG_ALIASES: &[(&str, &str)] = &[
