@@ -162,14 +162,14 @@ pub fn tools(toolbox: Arc<Toolbox>) -> (SearchTool, FetchTool, ResearchTool) {
 /// The tool table's description of `name`.
 fn description(name: &str) -> String {
     crate::agent::definition(name)
-        .map(|d| d.description)
+        .map(|d| d.description.clone())
         .unwrap_or_default()
 }
 
 /// The tool table's input schema of `name`.
 fn parameters(name: &str) -> Value {
     crate::agent::definition(name)
-        .map(|d| d.input_schema)
+        .map(|d| d.input_schema.clone())
         .unwrap_or_else(|| serde_json::json!({"type": "object"}))
 }
 

@@ -97,8 +97,14 @@ pub fn schema<T: schemars::JsonSchema>() -> Value {
     value
 }
 
-/// Every tool: the core ones, then the site-skill tools (feature `browser`).
-pub fn definitions() -> Vec<ToolDef> {
+/// Every tool: the core ones, then the site-skill tools (feature
+/// `browser`). The table (schemas included) is built once per process.
+pub fn definitions() -> &'static [ToolDef] {
+    static TABLE: std::sync::OnceLock<Vec<ToolDef>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(build_table)
+}
+
+fn build_table() -> Vec<ToolDef> {
     let mut out: Vec<ToolDef> = CORE
         .iter()
         .map(|(name, title, description, schema)| ToolDef {
@@ -144,6 +150,6 @@ fn site_definitions() -> Vec<ToolDef> {
 }
 
 /// The definition of the tool called `name`.
-pub fn definition(name: &str) -> Option<ToolDef> {
-    definitions().into_iter().find(|d| d.name == name)
+pub fn definition(name: &str) -> Option<&'static ToolDef> {
+    definitions().iter().find(|d| d.name == name)
 }

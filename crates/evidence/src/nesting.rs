@@ -48,11 +48,6 @@ pub(crate) fn cap_nesting(html: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether `html` nests elements past [`MAX_NESTING`].
-pub(crate) fn exceeds_nesting(html: &str) -> bool {
-    !scan(html, None)
-}
-
 /// Walks the tags; with `out`, copies everything except start tags that
 /// would go too deep. Returns true when no tag was (or would be) dropped.
 fn scan(html: &str, mut out: Option<&mut String>) -> bool {

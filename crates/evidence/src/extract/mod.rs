@@ -225,6 +225,10 @@ pub struct Extracted {
     pub strategy: Strategy,
     /// The text was cut at `ExtractOptions::max_text_chars`.
     pub truncated: bool,
+    /// The page nested elements past the parser's depth bound; the deeper
+    /// elements were flattened into their ancestor's text.
+    #[serde(default)]
+    pub flattened: bool,
     /// How the bytes were decoded (set by [`extract_bytes`] only).
     pub decoded: Option<DecodeInfo>,
 }
@@ -247,7 +251,9 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
     let (stripped, pre) = prescan::strip_inert(html);
     // A bound on the parser's work: elements nested past the cap are
     // flattened into their ancestor's text.
-    let parsed = Html::parse_document(&crate::nesting::cap_nesting(&stripped));
+    let capped = crate::nesting::cap_nesting(&stripped);
+    let flattened = matches!(capped, std::borrow::Cow::Owned(_));
+    let parsed = Html::parse_document(&capped);
     let dom = Dom::build(&parsed);
     let analysis = Analysis::new(&dom);
     let meta = PageMeta::collect(&dom);
@@ -297,6 +303,7 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
         shell,
         strategy: main.strategy,
         truncated: main.truncated,
+        flattened,
         decoded: None,
     }
 }

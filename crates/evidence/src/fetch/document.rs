@@ -109,7 +109,7 @@ impl Reading {
         r.site_name = ex.site_name;
         r.meta_count = ex.meta.count();
         r.js_shell = ex.shell.looks_like_js_shell;
-        if crate::nesting::exceeds_nesting(&html) {
+        if ex.flattened {
             r.truncated = true;
             r.warnings.push(Warning::new(
                 WarningCode::DomFlattened,
