@@ -539,16 +539,16 @@ fn a_copied_binary_answers_from_another_directory() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
-    // The first run seeds the local index with Ferret's user guide. Until
-    // the guide is embedded in the library, the seed is read from the
-    // build tree's docs/ folder (a compile-time path), which still exists
-    // on this machine; on a machine without the source tree this is the
-    // assertion that would fail.
+    // The first run seeds the local index with the user guide embedded in
+    // the binary, written out under FERRET_HOME (not the build tree).
     assert!(
         !v["results"].as_array().unwrap().is_empty(),
         "no results from the seeded index: {}",
         stderr(&out)
     );
+    let top = v["results"][0]["url"].as_str().unwrap_or_default();
+    let guide = format!("{}/guide/", home.display());
+    assert!(top.contains(&guide), "{top} is not in {guide}");
 }
 
 #[test]
