@@ -1,10 +1,17 @@
-//! Decoding HTML bytes: the character encoding comes from a byte-order mark,
-//! the HTTP `Content-Type` charset, a `<meta charset>` / `http-equiv`
-//! declaration near the start, or — when nothing is declared — UTF-8 if the
-//! bytes are valid UTF-8 and windows-1252 otherwise (the web's legacy
-//! default).
+//! Decoding HTML bytes in the HTML standard's sniffing order: a byte-order
+//! mark, the HTTP `Content-Type` charset, a `<meta charset>` /
+//! `http-equiv` declaration near the start, and — when nothing is declared —
+//! UTF-8 if the bytes are valid UTF-8, otherwise the encoding `chardetng`
+//! detects (GBK, Big5, Shift_JIS, EUC-KR, windows-1251, …).
+//!
+//! One amendment: a declared *legacy* encoding loses to bytes that are valid
+//! UTF-8 and hold non-ASCII characters. Such bytes are, in practice, never
+//! legacy text (multi-byte UTF-8 sequences do not arise by chance in GBK or
+//! Latin-1 prose), while templates that keep an old `<meta charset=gb2312>`
+//! above UTF-8 content are common.
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+
 use serde::{Deserialize, Serialize};
 
 /// How many leading bytes are searched for a `<meta>` charset declaration.
@@ -22,8 +29,12 @@ pub enum CharsetSource {
     Meta,
     /// Nothing declared; the bytes were valid UTF-8.
     Utf8Default,
-    /// Nothing declared and not valid UTF-8: decoded as windows-1252.
+    /// Nothing declared and not valid UTF-8: the encoding was detected from
+    /// the bytes (windows-1252 when nothing better fits).
     Legacy,
+    /// A legacy encoding was declared (header or `<meta>`), but the bytes
+    /// are valid UTF-8 with non-ASCII characters: decoded as UTF-8.
+    Utf8Valid,
 }
 
 /// The result of decoding a page.
@@ -41,17 +52,7 @@ pub struct Decoded {
 
 /// Decodes HTML bytes; `content_type` is the HTTP header value, if any.
 pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> Decoded {
-    let (encoding, source) = if let Some((enc, _)) = Encoding::for_bom(bytes) {
-        (enc, CharsetSource::Bom)
-    } else if let Some(enc) = content_type.and_then(charset_param).and_then(label) {
-        (enc, CharsetSource::Header)
-    } else if let Some(enc) = meta_charset(&bytes[..bytes.len().min(META_PRESCAN_BYTES)]) {
-        (enc, CharsetSource::Meta)
-    } else if std::str::from_utf8(bytes).is_ok() {
-        (UTF_8, CharsetSource::Utf8Default)
-    } else {
-        (WINDOWS_1252, CharsetSource::Legacy)
-    };
+    let (encoding, source) = choose_encoding(bytes, content_type);
     // `decode` sniffs (and strips) a BOM itself, which is what we want.
     let (text, used, had_errors) = encoding.decode(bytes);
     Decoded {
@@ -60,6 +61,50 @@ pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> Decoded {
         source,
         had_errors,
     }
+}
+
+/// The encoding to decode with, in sniffing order (see the module docs).
+fn choose_encoding(
+    bytes: &[u8],
+    content_type: Option<&str>,
+) -> (&'static Encoding, CharsetSource) {
+    if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        return (enc, CharsetSource::Bom);
+    }
+    let declared = content_type
+        .and_then(charset_param)
+        .and_then(label)
+        .map(|enc| (enc, CharsetSource::Header))
+        .or_else(|| {
+            meta_charset(&bytes[..bytes.len().min(META_PRESCAN_BYTES)])
+                .map(|enc| (enc, CharsetSource::Meta))
+        });
+    let valid_utf8 = std::str::from_utf8(bytes).is_ok();
+    match declared {
+        Some((enc, _)) if enc != UTF_8 && valid_utf8 && !bytes.is_ascii() => {
+            (UTF_8, CharsetSource::Utf8Valid)
+        }
+        Some(declared) => declared,
+        None if valid_utf8 => (UTF_8, CharsetSource::Utf8Default),
+        None => (detect(bytes), CharsetSource::Legacy),
+    }
+}
+
+/// Fewest non-ASCII bytes detection needs to tell legacy encodings apart;
+/// with fewer, the web's legacy default (windows-1252) is the better bet.
+const DETECT_MIN_NON_ASCII: usize = 16;
+
+/// The legacy encoding the bytes most likely are in (windows-1252 when
+/// nothing fits better or there is too little to go on).
+fn detect(bytes: &[u8]) -> &'static Encoding {
+    if bytes.iter().filter(|b| !b.is_ascii()).count() < DETECT_MIN_NON_ASCII {
+        return WINDOWS_1252;
+    }
+    use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+    let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    let guess = detector.guess(None, Utf8Detection::Deny);
+    if guess == UTF_8 { WINDOWS_1252 } else { guess }
 }
 
 /// An encoding for a label, applying the HTML rule that UTF-16 declared in
@@ -144,6 +189,44 @@ mod tests {
         let d = decode_html(bom, Some("text/html; charset=windows-1252"));
         assert_eq!(d.source, CharsetSource::Bom);
         assert!(d.html.contains("café"));
+    }
+
+    /// Undeclared pages in each legacy encoding decode to the right text.
+    #[test]
+    fn undeclared_legacy_encodings_are_detected() {
+        let samples = [
+            ("GBK", "中华人民共和国国务院今天发布了关于进一步加强经济工作的通知，要求各地区各部门认真贯彻落实。"),
+            ("Big5", "中華民國行政院今天公布了關於進一步加強經濟工作的通知，要求各地區各部門認真貫徹落實。"),
+            ("Shift_JIS", "日本政府は本日、経済対策の新しい方針を発表しました。東京都の担当者によると、来年から実施される予定です。"),
+            ("EUC-KR", "대한민국 정부는 오늘 새로운 경제 정책을 발표했습니다. 서울시 관계자에 따르면 내년부터 시행될 예정입니다."),
+            ("windows-1251", "Правительство России сегодня объявило о новых мерах экономической политики, которые вступят в силу в следующем году."),
+        ];
+        for (name, text) in samples {
+            let enc = Encoding::for_label(name.as_bytes()).unwrap();
+            let page = format!("<html><body><p>{text}</p></body></html>");
+            let (bytes, _, _) = enc.encode(&page);
+            let d = decode_html(&bytes, None);
+            assert_eq!(d.source, CharsetSource::Legacy, "{name}");
+            assert!(d.html.contains(text), "{name}: decoded as {}", d.encoding);
+        }
+    }
+
+    /// A wrong legacy declaration (meta or header) loses to valid UTF-8;
+    /// a right one is kept.
+    #[test]
+    fn valid_utf8_beats_a_wrong_legacy_declaration() {
+        let page = "<meta charset=gb2312><p>Grüße aus Zürich — 北京欢迎你</p>".as_bytes();
+        let d = decode_html(page, None);
+        assert_eq!(d.source, CharsetSource::Utf8Valid);
+        assert!(d.html.contains("Grüße aus Zürich — 北京欢迎你"));
+        let d = decode_html(page, Some("text/html; charset=iso-8859-1"));
+        assert_eq!(d.source, CharsetSource::Utf8Valid);
+        let (gbk, _, _) = encoding_rs::GBK.encode("<meta charset=gb2312><p>北京欢迎你</p>");
+        let d = decode_html(&gbk, None);
+        assert_eq!(d.source, CharsetSource::Meta);
+        assert!(d.html.contains("北京欢迎你"));
+        let ascii = decode_html(b"<meta charset=gb2312><p>plain", None);
+        assert_eq!(ascii.source, CharsetSource::Meta);
     }
 
     #[test]

@@ -268,10 +268,15 @@ impl<'a> Builder<'a> {
     /// Enters an element: scripts (keeping JSON-LD bodies), unreadable and
     /// hidden elements start a skip; others are copied and opened.
     fn open_element(&mut self, node: ego_tree::NodeRef<'a, ParsedNode>, el: &'a Element) {
-        let Some(tag) = Tag::from_name(el.name()) else {
+        let Some(mut tag) = Tag::from_name(el.name()) else {
             self.skip_depth = 1;
             return;
         };
+        // An anchor without `href` (`<a name=…>`) is a target, not a link:
+        // its text is the page's own text.
+        if tag == Tag::A && el.attr("href").is_none() {
+            tag = Tag::Inline;
+        }
         if tag == Tag::Script {
             if el.attr("type").is_some_and(|t| t.contains("ld+json")) {
                 let body = node

@@ -65,6 +65,7 @@ pub use shell::ShellSignals;
 use content::Analysis;
 use dom::{Dom, Tag};
 use metadata::PageMeta;
+use prescan::Hidden;
 use render::{RenderOptions, Rendered};
 
 /// Below this many characters the chosen container is compared with the
@@ -248,7 +249,36 @@ pub struct DecodeInfo {
 /// page's address, used to resolve relative links and to recognise the site
 /// name in titles.
 pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extracted {
-    let (stripped, pre) = prescan::strip_inert(html);
+    let (seen, pre) = extract_pass(html, url, options, Hidden::Drop);
+    if seen.text_chars >= THIN_CONTENT_CHARS
+        || !pre.hidden_markup
+        || pre.noscript_mentions_javascript
+    {
+        return seen;
+    }
+    // Nearly nothing visible, but markup kept out of sight (a `<noscript>`
+    // fallback, a template): when that is where the page's text is, it is
+    // the content. The shell signals stay those of the visible page, so the
+    // fetch ladder still knows a browser would render something else.
+    let (unwrapped, _) = extract_pass(html, url, options, Hidden::Unwrap);
+    if unwrapped.text_chars > seen.text_chars * 2 {
+        Extracted {
+            shell: seen.shell,
+            ..unwrapped
+        }
+    } else {
+        seen
+    }
+}
+
+/// One extraction of `html`, with hidden markup dropped or unwrapped.
+fn extract_pass(
+    html: &str,
+    url: Option<&Url>,
+    options: &ExtractOptions,
+    hidden: Hidden,
+) -> (Extracted, prescan::Prescan) {
+    let (stripped, pre) = prescan::strip_inert(html, hidden);
     // A bound on the parser's work: elements nested past the cap are
     // flattened into their ancestor's text.
     let capped = crate::nesting::cap_nesting(&stripped);
@@ -279,7 +309,7 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
         pre.script_bytes,
         pre.noscript_mentions_javascript,
     );
-    Extracted {
+    let extracted = Extracted {
         byline: meta.byline(&facts),
         published: meta.published(&facts, url),
         site_name: meta.site_name.clone().or_else(|| facts.publisher.clone()),
@@ -305,7 +335,8 @@ pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extra
         truncated: main.truncated,
         flattened,
         decoded: None,
-    }
+    };
+    (extracted, pre)
 }
 
 /// The address relative links resolve against: the page's `<base href>`

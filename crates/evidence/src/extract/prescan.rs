@@ -26,6 +26,18 @@ pub(crate) struct Prescan {
     pub depth_capped: bool,
     /// A `<noscript>` block mentioned JavaScript ("please enable JavaScript").
     pub noscript_mentions_javascript: bool,
+    /// The page keeps markup out of sight: `<noscript>` content, a
+    /// `<template>` or an HTML template in a `<script type="text/template">`.
+    pub hidden_markup: bool,
+}
+
+/// What the copy does with markup kept out of sight ([`Prescan::hidden_markup`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hidden {
+    /// Drop it, as a browser with scripting shows nothing of it.
+    Drop,
+    /// Unwrap it into the page: for pages whose only text is there.
+    Unwrap,
 }
 
 /// What happens to the content of an element the scanner recognises.
@@ -142,10 +154,13 @@ impl DepthGuard {
 
 /// Copies `html` without the contents of scripts, styles, SVG, noscript blocks
 /// and comments. JSON-LD script bodies are kept.
-pub(crate) fn strip_inert(html: &str) -> (String, Prescan) {
+/// With [`Hidden::Unwrap`], noscript, template and template-script markup
+/// is kept as part of the page instead.
+pub(crate) fn strip_inert(html: &str, hidden: Hidden) -> (String, Prescan) {
     let bytes = html.as_bytes();
     let mut s = Stripper {
         html,
+        hidden,
         out: String::with_capacity(html.len() / 2 + 64),
         info: Prescan::default(),
         copied: 0,
@@ -182,6 +197,7 @@ struct Stripper<'h> {
     /// The start of the not-yet-copied input.
     copied: usize,
     guard: DepthGuard,
+    hidden: Hidden,
 }
 
 impl Stripper<'_> {
@@ -209,6 +225,9 @@ impl Stripper<'_> {
         let bytes = self.html.as_bytes();
         let name = tag_name(&bytes[lt + 1..]);
         let tag_end = tag_end(bytes, lt + 1 + name.len());
+        if let Some(next) = self.hidden_markup(lt, name, tag_end) {
+            return next;
+        }
         let raw = RAW_ELEMENTS
             .iter()
             .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
@@ -231,6 +250,27 @@ impl Stripper<'_> {
             self.cut(tag_end, close);
         }
         close
+    }
+
+    /// A start tag of hidden markup (`<noscript>`, `<template>`, a template
+    /// script) is noted; when unwrapping, the tag is dropped and scanning
+    /// goes on inside it (`Some(where)`). `None`: handle the tag as usual.
+    fn hidden_markup(&mut self, lt: usize, name: &[u8], tag_end: usize) -> Option<usize> {
+        let open_tag = &self.html.as_bytes()[lt..tag_end];
+        let hidden = name.eq_ignore_ascii_case(b"noscript")
+            || name.eq_ignore_ascii_case(b"template")
+            || (name.eq_ignore_ascii_case(b"script") && is_template_script(open_tag));
+        if !hidden {
+            return None;
+        }
+        self.info.hidden_markup = true;
+        match self.hidden {
+            Hidden::Drop => None,
+            Hidden::Unwrap => {
+                self.cut(lt, tag_end);
+                Some(tag_end)
+            }
+        }
     }
 
     /// Whether the content (`tag_end..close`) of the raw element opened at
@@ -265,6 +305,48 @@ impl Stripper<'_> {
             }
         }
     }
+}
+
+/// A `<script>` whose `type` names an HTML template (`text/template`,
+/// `text/x-handlebars-template`, `text/html`, …) rather than code or data.
+fn is_template_script(open_tag: &[u8]) -> bool {
+    let Some(kind) = attr_value(open_tag, b"type") else {
+        return false;
+    };
+    let kind = kind.to_ascii_lowercase();
+    [&b"template"[..], b"tmpl", b"text/html"]
+        .iter()
+        .any(|k| memchr::memmem::find(&kind, k).is_some())
+}
+
+/// The value of attribute `name` (lower-case ASCII) in a start tag, quoted
+/// or not.
+fn attr_value<'t>(open_tag: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
+    let mut from = 0;
+    while let Some(off) = memchr::memmem::find(&open_tag[from..].to_ascii_lowercase(), name) {
+        let at = from + off;
+        from = at + name.len();
+        let preceded = at > 0 && open_tag[at - 1].is_ascii_whitespace();
+        let rest = open_tag[from..].trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b"=").filter(|_| preceded) else {
+            continue;
+        };
+        let rest = rest.trim_ascii_start();
+        return Some(match rest.first() {
+            Some(&q @ (b'"' | b'\'')) => {
+                let body = &rest[1..];
+                &body[..memchr(q, body).unwrap_or(body.len())]
+            }
+            _ => {
+                let end = rest
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace() || *b == b'>')
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            }
+        });
+    }
+    None
 }
 
 /// Index just past the end of a comment whose body starts at `body`.
@@ -353,10 +435,27 @@ pub(crate) fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    fn strip_inert_drop(html: &str) -> (String, Prescan) {
+        strip_inert(html, Hidden::Drop)
+    }
+
+    #[test]
+    fn hidden_markup_is_noted_and_unwrapped_on_request() {
+        let html = r#"<noscript><p>No script text</p></noscript><script type="text/x-template"><p>Tpl</p></script><script type="text/javascript" src="html5.js">var a = "<p>x</p>";</script>"#;
+        let (dropped, info) = strip_inert(html, Hidden::Drop);
+        assert!(info.hidden_markup);
+        assert!(!dropped.contains("No script text") && !dropped.contains("Tpl"));
+        let (kept, _) = strip_inert(html, Hidden::Unwrap);
+        assert!(kept.contains("<p>No script text</p>") && kept.contains("<p>Tpl</p>"));
+        assert!(!kept.contains("var a"), "{kept}");
+        let (_, plain) = strip_inert("<p>a</p><script>x()</script>", Hidden::Drop);
+        assert!(!plain.hidden_markup);
+    }
+
     #[test]
     fn removes_script_and_style_contents_but_keeps_tags() {
         let (out, info) =
-            strip_inert("<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>");
+            strip_inert_drop("<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>");
         assert_eq!(out, "<p>a</p><script></script><style></style><p>b</p>");
         assert_eq!(info.script_count, 1);
     }
@@ -364,18 +463,18 @@ mod tests {
     #[test]
     fn keeps_json_ld_bodies() {
         let html = r#"<script type="application/ld+json">{"a":1}</script>"#;
-        assert_eq!(strip_inert(html).0, html);
+        assert_eq!(strip_inert_drop(html).0, html);
     }
 
     #[test]
     fn quoted_gt_does_not_end_a_tag() {
-        let (out, _) = strip_inert(r#"<script data-x="a>b">x</script>"#);
+        let (out, _) = strip_inert_drop(r#"<script data-x="a>b">x</script>"#);
         assert_eq!(out, r#"<script data-x="a>b"></script>"#);
     }
 
     #[test]
     fn comments_are_dropped_and_title_is_opaque() {
-        let (out, _) = strip_inert("<title><script>t</script></title><!-- c --><p>x");
+        let (out, _) = strip_inert_drop("<title><script>t</script></title><!-- c --><p>x");
         assert_eq!(out, "<title><script>t</script></title><p>x");
     }
 
@@ -387,20 +486,20 @@ mod tests {
             "<div>".repeat(depth),
             "</div>".repeat(depth)
         );
-        let (out, info) = strip_inert(&html);
+        let (out, info) = strip_inert_drop(&html);
         assert!(info.depth_capped);
         assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
         assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
         assert!(out.contains("deep text"));
         let lists = "<ul><li>".repeat(depth);
-        let (out, _) = strip_inert(&lists);
+        let (out, _) = strip_inert_drop(&lists);
         assert_eq!(
             out.matches("<ul>").count() + out.matches("<li>").count(),
             MAX_DEPTH
         );
         let siblings = format!("<ul>{}</ul>", "<li>item".repeat(depth));
-        assert_eq!(strip_inert(&siblings).0, siblings);
-        let (shallow, info) = strip_inert("<div><p>a<p>b</div><br><img src=x>");
+        assert_eq!(strip_inert_drop(&siblings).0, siblings);
+        let (shallow, info) = strip_inert_drop("<div><p>a<p>b</div><br><img src=x>");
         assert!(!info.depth_capped);
         assert_eq!(shallow, "<div><p>a<p>b</div><br><img src=x>");
     }
@@ -416,7 +515,7 @@ mod tests {
             "<!-->x",
             "<scr",
         ] {
-            let _ = strip_inert(html);
+            let _ = strip_inert_drop(html);
         }
     }
 }

@@ -127,7 +127,7 @@ impl Writer<'_, '_, '_> {
         if self.analysis.teaser_root[i] && s.len * 2 < self.root_len {
             return true;
         }
-        if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR)) && s.good < KEEP_MINOR_GOOD {
+        if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR)) && minor_text(node, s) {
             return true;
         }
         match node.tag {
@@ -396,8 +396,9 @@ impl Writer<'_, '_, '_> {
                     self.md.push(' ');
                 }
             }
-            self.plain.push_str(word);
-            self.md.push_str(word);
+            let word = without_invisibles(word);
+            self.plain.push_str(&word);
+            self.md.push_str(&word);
             self.pending_space = false;
         }
         self.pending_space = text.ends_with(|c: char| c.is_ascii_whitespace())
@@ -575,3 +576,32 @@ fn trim_newlines(s: &mut String) {
         s.drain(..start);
     }
 }
+
+/// A header or minor element (byline, caption) holds too little to be
+/// content. An inline one owns no prose of its own (its block does), so its
+/// plain text is what counts.
+fn minor_text(node: &super::dom::Node<'_>, s: &super::content::Stats) -> bool {
+    let prose = if node.tag.is_block() {
+        s.good
+    } else {
+        s.len.saturating_sub(s.link_len) as f32
+    };
+    prose < KEEP_MINOR_GOOD
+}
+
+/// Characters that only steer line breaking and are invisible in a reading:
+/// the soft hyphen, the zero-width space, the word joiner and a stray
+/// byte-order mark. (Zero-width joiners stay: scripts and emoji need them.)
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// `word` without [`is_invisible`] characters (borrowed when it has none).
+fn without_invisibles(word: &str) -> std::borrow::Cow<'_, str> {
+    if word.contains(is_invisible) {
+        std::borrow::Cow::Owned(word.chars().filter(|&c| !is_invisible(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(word)
+    }
+}
+
