@@ -91,14 +91,19 @@ pub(crate) struct Analysis {
     pub boiler: Vec<bool>,
     /// The node is the top of a teaser list (cards of headline links).
     pub teaser_root: Vec<bool>,
+    /// The heading that shows the page's headline, if one does.
+    pub headline: Option<NodeIx>,
 }
 
 impl Analysis {
     /// Computes statistics for every node in a few linear passes.
-    pub(crate) fn new(dom: &Dom<'_>) -> Analysis {
+    /// `title` is the page's headline, if known: the elements around its
+    /// heading hold the article, never a teaser list.
+    pub(crate) fn new(dom: &Dom<'_>, title: Option<&str>) -> Analysis {
         let (mut stats, in_link) = own_text(dom);
         sum_text(dom, &mut stats);
-        let in_teaser = teaser_lists(dom, &stats, &in_link);
+        let headline = title.and_then(|t| title_heading(dom, t));
+        let in_teaser = teaser_lists(dom, &stats, &in_link, headline);
         let (raw_good, holds_body) = raw_prose(dom, &stats, &in_teaser);
         let boiler = boilerplate(dom, &raw_good, &holds_body);
         score_prose(dom, &mut stats, &boiler, &in_teaser);
@@ -112,6 +117,36 @@ impl Analysis {
             stats,
             boiler,
             teaser_root,
+            headline,
+        }
+    }
+
+    /// Where the page itself says its content is, for pages without prose
+    /// (a link roundup, a list of items): the element that names itself the
+    /// article body with the most text, else the innermost `<article>` or
+    /// `<main>` around the headline.
+    pub(crate) fn landmark(&self, dom: &Dom<'_>) -> Option<NodeIx> {
+        let named = (0..dom.len())
+            .filter(|&i| {
+                dom.nodes[i].hint.has(Hint::ARTICLE_BODY)
+                    && !self.boiler[i]
+                    && self.stats[i].len > 0
+            })
+            .max_by_key(|&i| self.stats[i].len);
+        if let Some(i) = named {
+            return Some(i as NodeIx);
+        }
+        let h = self.headline?;
+        let mut a = dom.node(h).parent;
+        loop {
+            let node = dom.node(a);
+            if matches!(node.tag, Tag::Article | Tag::Main) && !self.boiler[a as usize] {
+                return Some(a);
+            }
+            if node.parent == a {
+                return None;
+            }
+            a = node.parent;
         }
     }
 
@@ -277,18 +312,55 @@ fn sum_text(dom: &Dom<'_>, stats: &mut [Stats]) {
 
 /// Pass 3, top-down: nodes inside teaser lists (cards of headline links
 /// with short summaries).
-fn teaser_lists(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool]) -> Vec<bool> {
+///
+/// The ancestors of the headline's heading are never teaser lists: an
+/// article whose paragraphs open with links (a playlist, a link roundup)
+/// looks like cards, but it is what the headline introduces.
+fn teaser_lists(
+    dom: &Dom<'_>,
+    stats: &[Stats],
+    in_link: &[bool],
+    headline: Option<NodeIx>,
+) -> Vec<bool> {
     let n = dom.len();
     let mut in_teaser = vec![false; n];
     for i in 0..n {
         let p = dom.nodes[i].parent as usize;
+        let holds_headline = headline.is_some_and(|h| i as NodeIx <= h && h < dom.nodes[i].end);
         if p != i && in_teaser[p] {
             in_teaser[i] = true;
-        } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 {
+        } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 && !holds_headline {
             in_teaser[i] = is_teaser_list(dom, stats, in_link, i as NodeIx);
         }
     }
     in_teaser
+}
+
+/// Most characters of a heading compared with the headline.
+const HEADLINE_MAX_CHARS: usize = 300;
+
+/// The first `<h1>`–`<h3>` whose text is the page's headline (the same
+/// letters and digits, or one containing the other when both are long).
+fn title_heading(dom: &Dom<'_>, title: &str) -> Option<NodeIx> {
+    let title = squash(title);
+    if title.chars().count() < 8 {
+        return None;
+    }
+    (0..dom.len() as NodeIx).find(|&ix| {
+        matches!(dom.node(ix).tag, Tag::Heading(1..=3)) && {
+            let heading = squash(&dom.text_of(ix, HEADLINE_MAX_CHARS));
+            heading.chars().count() >= 8
+                && (heading == title || heading.contains(&title) || title.contains(&heading))
+        }
+    })
+}
+
+/// Lower-cased letters and digits only.
+pub(crate) fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Pass 4, bottom-up: prose characters per subtree regardless of

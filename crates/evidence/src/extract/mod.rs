@@ -62,7 +62,7 @@ pub use json_ld::JsonLdError;
 pub use language::{LanguageSource, detect_language, normalize_language_tag};
 pub use shell::ShellSignals;
 
-use content::Analysis;
+use content::{Analysis, squash};
 use dom::{Dom, Tag};
 use metadata::PageMeta;
 use prescan::Hidden;
@@ -285,13 +285,13 @@ fn extract_pass(
     let flattened = matches!(capped, std::borrow::Cow::Owned(_));
     let parsed = Html::parse_document(&capped);
     let dom = Dom::build(&parsed);
-    let analysis = Analysis::new(&dom);
     let meta = PageMeta::collect(&dom);
     let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);
     let facts = json_ld::article_facts(&json_ld);
+    let title = meta.title(&facts, url);
+    let analysis = Analysis::new(&dom, title.as_deref());
 
     let base = base_url(meta.base_href.as_deref(), url);
-    let title = meta.title(&facts, url);
     let body = dom.first(Tag::Body).unwrap_or(0);
     let body_chars = analysis.stats.get(body as usize).map_or(0, |s| s.len);
     let main = main_text(&dom, &analysis, base.as_ref(), body, &title, &meta, options);
@@ -444,43 +444,52 @@ fn main_content(
         keep_link_paragraphs: false,
         keep_boilerplate: false,
     };
+    let links_too = RenderOptions {
+        keep_link_paragraphs: true,
+        ..normal
+    };
+    let landmark = analysis.landmark(dom);
     let (mut best, mut strategy) = match analysis.best_container(dom) {
         Some((ix, _)) => (
             render::render(dom, analysis, ix, &normal),
             Strategy::Container,
         ),
-        None => {
-            // No prose anywhere: the visible text as it is, links included.
-            let everything = RenderOptions {
-                keep_link_paragraphs: true,
-                ..normal
-            };
-            (
-                render::render(dom, analysis, body, &everything),
-                Strategy::WholeBody,
-            )
-        }
+        // No prose anywhere: the page's content landmark, or else the
+        // visible text as it is, links included.
+        None => (
+            render::render(dom, analysis, landmark.unwrap_or(body), &links_too),
+            Strategy::WholeBody,
+        ),
     };
-    // Too little text: prose paragraphs anywhere in the body, then (pages
-    // that are all discussion, such as a comment thread under a link) prose
-    // even inside boilerplate.
+    // Too little text: prose paragraphs anywhere in the body; then the
+    // page's content landmark with its links (a link roundup, a list of
+    // items); last (pages that are all discussion, such as a comment thread
+    // under a link) prose even inside boilerplate.
     let fallbacks = [
-        RenderOptions {
-            prose_only: true,
-            ..normal
-        },
-        RenderOptions {
-            prose_only: true,
-            keep_boilerplate: true,
-            ..normal
-        },
+        (
+            Some(body),
+            RenderOptions {
+                prose_only: true,
+                ..normal
+            },
+        ),
+        (landmark, links_too),
+        (
+            Some(body),
+            RenderOptions {
+                prose_only: true,
+                keep_boilerplate: true,
+                ..normal
+            },
+        ),
     ];
-    for opts in &fallbacks {
+    for (root, opts) in &fallbacks {
         let have = chars_of(&best);
         if have >= THIN_CONTENT_CHARS {
             break;
         }
-        let alt = render::render(dom, analysis, body, opts);
+        let Some(root) = *root else { continue };
+        let alt = render::render(dom, analysis, root, opts);
         if chars_of(&alt) > have * 2 {
             best = alt;
             strategy = Strategy::ProseFallback;
@@ -518,12 +527,6 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
     blocks
 }
 
-fn squash(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
 
 fn cap_blocks(mut blocks: Vec<Block>, max: Option<usize>) -> (Vec<Block>, bool) {
     let Some(max) = max else {

@@ -124,7 +124,10 @@ impl Writer<'_, '_, '_> {
         if self.analysis.boiler[i] && !self.opts.keep_boilerplate {
             return true;
         }
-        if self.analysis.teaser_root[i] && s.len * 2 < self.root_len {
+        if self.analysis.teaser_root[i]
+            && !self.opts.keep_link_paragraphs
+            && s.len * 2 < self.root_len
+        {
             return true;
         }
         if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR)) && minor_text(node, s) {
@@ -134,7 +137,7 @@ impl Writer<'_, '_, '_> {
             Tag::Head | Tag::Title | Tag::Script | Tag::Meta | Tag::Link | Tag::Base => true,
             Tag::Form => s.good < KEEP_MINOR_GOOD,
             Tag::Figcaption => true,
-            tag if tag.is_container() && self.table_depth == 0 => {
+            tag if tag.is_container() && self.table_depth == 0 && !self.opts.keep_link_paragraphs => {
                 s.len > 0 && s.link_density() > LINK_LIST_DENSITY && s.good < 0.3 * s.len as f32
             }
             _ => false,
