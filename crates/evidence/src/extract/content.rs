@@ -121,6 +121,19 @@ impl Analysis {
         }
     }
 
+    /// The container is where the page puts its article: inside (or around)
+    /// the content landmark, or right under the headline's parent. A short
+    /// article there is the article, not a reason to look elsewhere.
+    pub(crate) fn anchored(&self, dom: &Dom<'_>, ix: NodeIx, landmark: Option<NodeIx>) -> bool {
+        let within = |outer: NodeIx, inner: NodeIx| outer <= inner && inner < dom.node(outer).end;
+        let at_landmark = landmark.is_some_and(|l| within(l, ix) || within(ix, l));
+        let under_headline = self.headline.is_some_and(|h| {
+            let parent = dom.node(h).parent;
+            !matches!(dom.node(parent).tag, Tag::Body | Tag::Html) && within(parent, ix)
+        });
+        at_landmark || under_headline
+    }
+
     /// Where the page itself says its content is, for pages without prose
     /// (a link roundup, a list of items): the element that names itself the
     /// article body with the most text, else the innermost `<article>` or

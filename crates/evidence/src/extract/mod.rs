@@ -449,8 +449,9 @@ fn main_content(
         ..normal
     };
     let landmark = analysis.landmark(dom);
-    let (mut best, mut strategy) = match analysis.best_container(dom) {
-        Some((ix, _)) => (
+    let container = analysis.best_container(dom).map(|(ix, _)| ix);
+    let (mut best, mut strategy) = match container {
+        Some(ix) => (
             render::render(dom, analysis, ix, &normal),
             Strategy::Container,
         ),
@@ -483,9 +484,10 @@ fn main_content(
             },
         ),
     ];
+    let anchored = container.is_some_and(|ix| analysis.anchored(dom, ix, landmark));
     for (root, opts) in &fallbacks {
         let have = chars_of(&best);
-        if have >= THIN_CONTENT_CHARS {
+        if have >= THIN_CONTENT_CHARS || (anchored && have > 0) {
             break;
         }
         let Some(root) = *root else { continue };
