@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use ferret::evidence::fetch::{self, BrowserMode, FetchOptions};
 
-use crate::output::{CmdResult, print_json};
+use crate::output::{CliError, CmdResult, print_json};
 
 /// How `ferret fetch` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -27,9 +27,15 @@ pub struct FetchArgs {
     /// The page to fetch.
     #[arg(required_unless_present = "from_file", conflicts_with = "from_file")]
     url: Option<String>,
-    /// Read a saved page instead (no network).
-    #[arg(long)]
-    from_file: Option<std::path::PathBuf>,
+    /// Read saved pages instead (no network): one or more files, `-` for
+    /// stdin. Several pages are read in parallel and printed in order (with
+    /// `--json`, one envelope per line).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    from_file: Vec<std::path::PathBuf>,
+    /// The saved page's original address (for relative links and the site
+    /// name); one page only.
+    #[arg(long = "url", value_name = "URL", requires = "from_file")]
+    page_url: Option<String>,
     /// auto (escalate when needed), never, or required.
     #[arg(long, default_value = "auto")]
     browser: BrowserMode,
@@ -69,8 +75,8 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
         args.format.unwrap_or(Format::Text)
     };
     let budget = crate::output::compact_budget(args.max_tokens)?;
-    let page = if let Some(path) = &args.from_file {
-        fetch::fetch_from_file(path, args.url.as_deref(), &options)?
+    let page = if !args.from_file.is_empty() {
+        return print_saved_pages(&args, &options, format, budget);
     } else {
         let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
         crate::progress::step(fetch_step(&input.url, args.browser));
@@ -80,6 +86,87 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
         result?
     };
     print_page(&page, format, budget)
+}
+
+/// `fetch --from-file`: every saved page (or stdin for `-`), read in
+/// parallel and printed in order. A file that cannot be read is reported and
+/// the others still print; the exit code is then 1.
+fn print_saved_pages(
+    args: &FetchArgs,
+    options: &FetchOptions,
+    format: Format,
+    budget: usize,
+) -> CmdResult {
+    let paths = &args.from_file;
+    if args.page_url.is_some() && paths.len() > 1 {
+        return Err(CliError::usage(
+            "--url names one saved page's address; give one --from-file with it",
+        ));
+    }
+    if paths.len() == 1 {
+        return print_page(
+            &read_saved(&paths[0], args.page_url.as_deref(), options)?,
+            format,
+            budget,
+        );
+    }
+    let is_stdin = |p: &std::path::PathBuf| p.as_os_str() == "-";
+    let mut stdin = paths
+        .iter()
+        .any(is_stdin)
+        .then(|| read_saved("-".as_ref(), None, options));
+    let files: Vec<&std::path::PathBuf> = paths.iter().filter(|p| !is_stdin(p)).collect();
+    let mut read = fetch::fetch_files(&files, options).into_iter();
+    let mut failed = 0usize;
+    for path in paths {
+        let page = if is_stdin(path) {
+            stdin
+                .take()
+                .unwrap_or_else(|| Err(CliError::usage("stdin (`-`) can be read only once")))
+        } else {
+            read.next()
+                .map(|r| r.map_err(CliError::from))
+                .unwrap_or_else(|| Err(CliError::internal("a saved page was not read")))
+        };
+        match page {
+            Ok(page) if format == Format::Json => crate::output::write_line(format_args!(
+                "{}",
+                serde_json::to_string(&page).unwrap_or_default()
+            )),
+            Ok(page) => {
+                say!("==> {} <==", path.display());
+                print_page(&page, format, budget)?;
+            }
+            Err(e) => {
+                failed += 1;
+                crate::progress::warn(format_args!("{}: {}", path.display(), e.message));
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// One saved page: a file, or stdin for `-` (read with the same body cap).
+fn read_saved(
+    path: &std::path::Path,
+    url: Option<&str>,
+    options: &FetchOptions,
+) -> Result<fetch::FetchedPage, CliError> {
+    if path.as_os_str() == "-" {
+        let stdin = std::io::stdin().lock();
+        Ok(fetch::fetch_from_reader(
+            stdin,
+            url,
+            options,
+            fetch::DEFAULT_BODY_LIMIT,
+        )?)
+    } else {
+        Ok(fetch::fetch_from_file(path, url, options)?)
+    }
 }
 
 /// The fetched page in `format`.
@@ -98,7 +185,7 @@ fn print_page(page: &fetch::FetchedPage, format: Format, budget: usize) -> CmdRe
     };
     if page.text.trim().is_empty() {
         crate::progress::warn(format_args!(
-            "no main text extracted (verdict {}: {})",
+            "no main text extracted (verdict {}; {})",
             page.verdict.as_str(),
             page.verdict_reason
         ));

@@ -61,6 +61,7 @@ pub mod highlights;
 pub mod ledger;
 pub(crate) mod nesting;
 pub mod option_error;
+mod pool;
 pub mod presentation;
 pub mod refs;
 pub mod research;

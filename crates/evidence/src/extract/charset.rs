@@ -64,10 +64,7 @@ pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> Decoded {
 }
 
 /// The encoding to decode with, in sniffing order (see the module docs).
-fn choose_encoding(
-    bytes: &[u8],
-    content_type: Option<&str>,
-) -> (&'static Encoding, CharsetSource) {
+fn choose_encoding(bytes: &[u8], content_type: Option<&str>) -> (&'static Encoding, CharsetSource) {
     if let Some((enc, _)) = Encoding::for_bom(bytes) {
         return (enc, CharsetSource::Bom);
     }
@@ -195,11 +192,26 @@ mod tests {
     #[test]
     fn undeclared_legacy_encodings_are_detected() {
         let samples = [
-            ("GBK", "中华人民共和国国务院今天发布了关于进一步加强经济工作的通知，要求各地区各部门认真贯彻落实。"),
-            ("Big5", "中華民國行政院今天公布了關於進一步加強經濟工作的通知，要求各地區各部門認真貫徹落實。"),
-            ("Shift_JIS", "日本政府は本日、経済対策の新しい方針を発表しました。東京都の担当者によると、来年から実施される予定です。"),
-            ("EUC-KR", "대한민국 정부는 오늘 새로운 경제 정책을 발표했습니다. 서울시 관계자에 따르면 내년부터 시행될 예정입니다."),
-            ("windows-1251", "Правительство России сегодня объявило о новых мерах экономической политики, которые вступят в силу в следующем году."),
+            (
+                "GBK",
+                "中华人民共和国国务院今天发布了关于进一步加强经济工作的通知，要求各地区各部门认真贯彻落实。",
+            ),
+            (
+                "Big5",
+                "中華民國行政院今天公布了關於進一步加強經濟工作的通知，要求各地區各部門認真貫徹落實。",
+            ),
+            (
+                "Shift_JIS",
+                "日本政府は本日、経済対策の新しい方針を発表しました。東京都の担当者によると、来年から実施される予定です。",
+            ),
+            (
+                "EUC-KR",
+                "대한민국 정부는 오늘 새로운 경제 정책을 발표했습니다. 서울시 관계자에 따르면 내년부터 시행될 예정입니다.",
+            ),
+            (
+                "windows-1251",
+                "Правительство России сегодня объявило о новых мерах экономической политики, которые вступят в силу в следующем году.",
+            ),
         ];
         for (name, text) in samples {
             let enc = Encoding::for_label(name.as_bytes()).unwrap();

@@ -8,7 +8,8 @@
 //! size, link density, whether the page is an empty JavaScript shell
 //! ([`ShellSignals`]) and which meta tags it has ([`MetaSignals`]).
 //! [`extract_bytes`] does the same for raw bytes, choosing the character
-//! encoding first ([`decode_html`]).
+//! encoding first ([`decode_html`]); [`extract_many`] extracts many pages on
+//! a pool of threads.
 //!
 //! How it works, in order:
 //! 1. `prescan`: a byte-level pass drops the contents of scripts, styles,
@@ -428,6 +429,18 @@ pub fn extract_bytes(
     out
 }
 
+/// Extracts many pages at once on a pool of threads (one per core): each
+/// item is a page's bytes with its URL, if known. Results come back in input
+/// order, each as [`extract_bytes`] would give it.
+pub fn extract_many<B>(pages: &[(B, Option<Url>)], options: &ExtractOptions) -> Vec<Extracted>
+where
+    B: AsRef<[u8]> + Sync,
+{
+    crate::pool::par_map(pages, |(bytes, url)| {
+        extract_bytes(bytes.as_ref(), None, url.as_ref(), options)
+    })
+}
+
 /// Chooses and renders the main content.
 fn main_content(
     dom: &Dom<'_>,
@@ -528,7 +541,6 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
     }
     blocks
 }
-
 
 fn cap_blocks(mut blocks: Vec<Block>, max: Option<usize>) -> (Vec<Block>, bool) {
     let Some(max) = max else {

@@ -454,8 +454,9 @@ mod tests {
 
     #[test]
     fn removes_script_and_style_contents_but_keeps_tags() {
-        let (out, info) =
-            strip_inert_drop("<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>");
+        let (out, info) = strip_inert_drop(
+            "<p>a</p><script>var x = '<p>no</p>';</script><style>p{}</style><p>b</p>",
+        );
         assert_eq!(out, "<p>a</p><script></script><style></style><p>b</p>");
         assert_eq!(info.script_count, 1);
     }

@@ -137,7 +137,10 @@ impl Writer<'_, '_, '_> {
             Tag::Head | Tag::Title | Tag::Script | Tag::Meta | Tag::Link | Tag::Base => true,
             Tag::Form => s.good < KEEP_MINOR_GOOD,
             Tag::Figcaption => true,
-            tag if tag.is_container() && self.table_depth == 0 && !self.opts.keep_link_paragraphs => {
+            tag if tag.is_container()
+                && self.table_depth == 0
+                && !self.opts.keep_link_paragraphs =>
+            {
                 s.len > 0 && s.link_density() > LINK_LIST_DENSITY && s.good < 0.3 * s.len as f32
             }
             _ => false,
@@ -607,4 +610,3 @@ fn without_invisibles(word: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(word)
     }
 }
-

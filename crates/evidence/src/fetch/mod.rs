@@ -44,6 +44,7 @@
 //! altered. [`from_html`] and [`fetch_from_file`] run the same reading on
 //! HTML you already have, without any network.
 
+mod batch;
 mod document;
 pub mod endpoints;
 mod error;
@@ -69,6 +70,7 @@ use ferret_core::guard::UrlGuard;
 use serde::{Deserialize, Serialize};
 
 pub use crate::verify::Source;
+pub use batch::{fetch_files, fetch_from_reader};
 pub use document::{fetch_from_file, fetch_from_file_limited, from_html};
 pub use endpoints::Endpoints;
 pub use error::FetchError;

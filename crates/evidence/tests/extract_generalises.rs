@@ -1,0 +1,147 @@
+//! Extraction rules that must hold on any site: short articles are kept,
+//! anchors without `href` are text, invisible characters leave the text,
+//! hidden markup is read when it is the only content, a page without prose
+//! falls back to its own content landmark, navigation rails never turn the
+//! page wrapper into a teaser list, and valid UTF-8 beats a wrong legacy
+//! declaration. Pages are written here; no site names or classes of one site.
+
+use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
+use url::Url;
+
+fn run(html: &str) -> Extracted {
+    extract(html, None, &ExtractOptions::default())
+}
+
+const PARA: &str = "Ferrets sleep for up to eighteen hours a day and are most active at dawn and dusk, when they explore, play and hunt in short bursts of energy.";
+
+fn comments(n: usize) -> String {
+    (0..n)
+        .map(|k| format!("<div class=\"reply\"><p>Reader {k} says: I have kept ferrets for many years and mine always slept in a hammock near the window, which they loved very much.</p></div>"))
+        .collect()
+}
+
+#[test]
+fn a_one_paragraph_article_is_kept_not_replaced_by_comments() {
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"post\"><h1>Ferret sleep</h1><div class=\"entry-content\"><p>{PARA}</p></div></div><div class=\"responses\">{}</div></body></html>",
+        comments(12)
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(
+        !out.text.contains("Reader 3"),
+        "comments came in: {}",
+        out.text
+    );
+}
+
+#[test]
+fn an_anchor_without_href_is_text_not_a_link() {
+    let html = format!(
+        "<html><body><article><p><a name=\"top\">{PARA}</a></p><p>{PARA}</p></article></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"));
+    assert_eq!(out.link_density, 0.0);
+}
+
+#[test]
+fn soft_hyphens_and_zero_width_spaces_leave_the_words() {
+    let html = "<html><body><article><p>Fer\u{AD}rets are play\u{200B}ful ani\u{2060}mals and they sleep for most of the day in dark and quiet places.</p></article></body></html>";
+    let out = run(html);
+    assert!(
+        out.text.contains("Ferrets are playful animals"),
+        "{:?}",
+        out.text
+    );
+    assert!(!out.text.contains(['\u{AD}', '\u{200B}', '\u{2060}']));
+}
+
+#[test]
+fn noscript_and_template_content_is_read_when_it_is_all_there_is() {
+    let noscript = format!(
+        "<html><body><div id=\"app\"></div><noscript><article><p>{PARA}</p><p>{PARA}</p></article></noscript></body></html>"
+    );
+    assert!(run(&noscript).text.contains("eighteen hours"));
+    let template = format!(
+        "<html><body><div id=\"app\"></div><script type=\"text/x-template\"><article><p>{PARA}</p></article></script></body></html>"
+    );
+    assert!(run(&template).text.contains("eighteen hours"));
+    // A page with visible prose keeps its noscript fallback out.
+    let both = format!(
+        "<html><body><article><p>{PARA}</p><p>{PARA}</p></article><noscript><p>Turn on scripts to see the comments under this article, please.</p></noscript></body></html>"
+    );
+    assert!(!run(&both).text.contains("Turn on scripts"));
+    // "Enable JavaScript" shells stay shells.
+    let shell = "<html><body><div id=\"root\"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>boot()</script></body></html>";
+    assert!(!run(shell).text.contains("enable JavaScript"));
+}
+
+#[test]
+fn a_link_roundup_without_prose_returns_its_list() {
+    let items: String = (0..8)
+        .map(|k| format!("<li><a href=\"/story/{k}\">Week in review item number {k} about ferret care and feeding</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>The week in review</title></head><body><nav><ul><li><a href=\"/\">Home</a></li><li><a href=\"/about\">About</a></li></ul></nav><div class=\"entry\"><h3>The week in review</h3><div class=\"entry-content\"><ul>{items}</ul></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("item number 0") && out.text.contains("item number 7"),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("About"), "{}", out.text);
+}
+
+#[test]
+fn navigation_rails_do_not_make_the_page_wrapper_a_teaser_list() {
+    let rail = |name: &str| -> String {
+        let links: String = (0..6)
+            .map(|k| format!("<a href=\"/{name}/{k}\">A long navigation entry number {k}</a><br>"))
+            .collect();
+        format!("<div id=\"{name}\">{links}</div>")
+    };
+    let body: String = (0..4).map(|_| format!("<p>{PARA}</p>")).collect();
+    let html = format!(
+        "<html><body><div id=\"page\">{}{}<div id=\"content\"><h1>Ferrets</h1>{body}</div>{}</div></body></html>",
+        rail("menu"),
+        rail("topics"),
+        rail("more")
+    );
+    let out = run(&html);
+    assert!(
+        out.text.matches("eighteen hours").count() == 4,
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn valid_utf8_wins_over_a_wrong_legacy_meta_charset() {
+    let html = "<html><head><meta charset=\"gb2312\"></head><body><article><p>Grüße aus Zürich: Frettchen schlafen bis zu achtzehn Stunden am Tag — 雪貂每天睡十八个小时。</p></article></body></html>";
+    let out = extract_bytes(html.as_bytes(), None, None, &ExtractOptions::default());
+    assert!(out.text.contains("Grüße aus Zürich"), "{}", out.text);
+    assert!(out.text.contains("雪貂每天睡十八个小时"), "{}", out.text);
+}
+
+#[test]
+fn extract_many_matches_one_at_a_time_in_order() {
+    let pages: Vec<(Vec<u8>, Option<Url>)> = (0..9)
+        .map(|k| {
+            let html =
+                format!("<html><body><article><p>Page {k}. {PARA}</p></article></body></html>");
+            (
+                html.into_bytes(),
+                Url::parse(&format!("https://ferrets.example/{k}")).ok(),
+            )
+        })
+        .collect();
+    let options = ExtractOptions::default();
+    let many = extract_many(&pages, &options);
+    assert_eq!(many.len(), pages.len());
+    for ((bytes, url), got) in pages.iter().zip(&many) {
+        assert_eq!(got, &extract_bytes(bytes, None, url.as_ref(), &options));
+    }
+    assert!(many[4].text.starts_with("Page 4."));
+}
