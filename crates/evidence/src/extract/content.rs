@@ -186,73 +186,10 @@ impl Analysis {
                 best = Some((i as NodeIx, score));
             }
         }
-        if std::env::var_os("FERRET_DEBUG_EXTRACT").is_some() {
-            self.debug_dump(dom);
-        }
         best.map(|(ix, score)| {
             let ix = self.named_body_above(dom, ix);
             (self.titled_article_within(dom, ix), score)
         })
-    }
-
-    fn debug_dump(&self, dom: &Dom<'_>) {
-        let mut v: Vec<(f32, usize)> = (0..dom.len())
-            .filter(|&i| dom.nodes[i].tag.is_block() && dom.nodes[i].tag != Tag::Text)
-            .map(|i| (self.stats[i].good - self.stats[i].junk, i))
-            .collect();
-        v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        if std::env::var_os("FERRET_DEBUG_NODES").is_some() {
-            for i in 0..dom.len().min(400) {
-                let n = &dom.nodes[i];
-                eprintln!(
-                    "N {i} {:?} p={} end={} len={} good={} junk={} b={} h={:?} {:?}",
-                    n.tag,
-                    n.parent,
-                    n.end,
-                    self.stats[i].len,
-                    self.stats[i].good,
-                    self.stats[i].junk,
-                    self.boiler[i],
-                    n.hint,
-                    n.text.chars().take(40).collect::<String>()
-                );
-            }
-        }
-        for &(score, i) in v.iter().take(12) {
-            let n = &dom.nodes[i];
-            let el =
-                n.el.map(|e| {
-                    format!(
-                        "{} class={:?} id={:?}",
-                        e.name(),
-                        e.attr("class"),
-                        e.attr("id")
-                    )
-                })
-                .unwrap_or_default();
-            eprintln!(
-                "DBG {i} score={score:.0} good={:.0} junk={:.0} len={} boiler={} {el}",
-                self.stats[i].good, self.stats[i].junk, self.stats[i].len, self.boiler[i]
-            );
-        }
-        // flagged boilerplate roots with big raw text
-        for i in 0..dom.len() {
-            let n = &dom.nodes[i];
-            let p = n.parent as usize;
-            if self.boiler[i] && (p == i || !self.boiler[p]) && self.stats[i].len > 300 {
-                let el =
-                    n.el.map(|e| {
-                        format!(
-                            "{} class={:?} id={:?}",
-                            e.name(),
-                            e.attr("class"),
-                            e.attr("id")
-                        )
-                    })
-                    .unwrap_or_default();
-                eprintln!("BOIL {i} len={} hint={:?} {el}", self.stats[i].len, n.hint);
-            }
-        }
     }
 
     /// When the container holds several `<article>`s with prose (the post
