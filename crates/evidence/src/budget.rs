@@ -152,7 +152,8 @@ impl Deadline {
 
     /// Time left (zero once passed); `None` without a deadline.
     pub fn remaining(&self) -> Option<Duration> {
-        self.0.map(|at| at.saturating_duration_since(Instant::now()))
+        self.0
+            .map(|at| at.saturating_duration_since(Instant::now()))
     }
 
     /// The earlier of the two.

@@ -293,7 +293,13 @@ pub fn highlights_within(
         })
         .collect();
     let chosen = select(&index, candidates, &[], options.budget_tokens);
-    Ok(finish(text, &index, chosen, &[terms], options.budget_tokens))
+    Ok(finish(
+        text,
+        &index,
+        chosen,
+        &[terms],
+        options.budget_tokens,
+    ))
 }
 
 /// The result of work with no deadline, which cannot run out of time.

@@ -47,7 +47,11 @@ fn a_page_of_a_million_siblings_is_flattened_past_the_element_bound() {
 fn a_lower_element_bound_is_honoured() {
     let budget = roomy().with_max_elements(1_000);
     let page = budget.read_html(&wide(5_000), None, &FetchOptions::default());
-    assert!(has(&page, WarningCode::DomFlattened, "more than 1000 elements"));
+    assert!(has(
+        &page,
+        WarningCode::DomFlattened,
+        "more than 1000 elements"
+    ));
     let ordinary = budget.read_html(&wide(100), None, &FetchOptions::default());
     assert!(!ordinary.truncated, "{:?}", ordinary.warnings);
     assert!(DEFAULT_MAX_ELEMENTS >= 100_000);
@@ -66,7 +70,11 @@ fn five_megabytes_of_text_are_cut_at_the_text_bound() {
         "{:?}",
         page.warnings
     );
-    assert!(page.text.len() <= DEFAULT_MAX_TEXT_BYTES, "{}", page.text.len());
+    assert!(
+        page.text.len() <= DEFAULT_MAX_TEXT_BYTES,
+        "{}",
+        page.text.len()
+    );
     assert!(page.text.len() > DEFAULT_MAX_TEXT_BYTES / 2);
     assert!(page.ok, "{}", page.verdict_reason);
 }
@@ -85,7 +93,11 @@ fn a_page_a_million_deep_is_flattened_and_read() {
 #[test]
 fn a_page_past_its_time_budget_is_too_complex_and_the_next_one_is_read() {
     let tiny = PageBudget::default().with_time(Duration::ZERO);
-    let page = tiny.read_html(&wide(10), Some("https://example.org/a"), &FetchOptions::default());
+    let page = tiny.read_html(
+        &wide(10),
+        Some("https://example.org/a"),
+        &FetchOptions::default(),
+    );
     assert_eq!(page.verdict, Verdict::TooComplex);
     assert!(!page.ok);
     assert!(page.text.is_empty() && page.markdown.is_empty());
@@ -105,14 +117,22 @@ fn a_saved_page_is_read_within_the_budget_given() {
     let path = dir.path().join("wide.html");
     std::fs::write(&path, wide(10)).unwrap();
     let tiny = PageBudget::default().with_time(Duration::ZERO);
-    let page = tiny.read_file(&path, None, &FetchOptions::default()).unwrap();
+    let page = tiny
+        .read_file(&path, None, &FetchOptions::default())
+        .unwrap();
     assert_eq!(page.verdict, Verdict::TooComplex);
     let text = dir.path().join("big.txt");
     std::fs::write(&text, "word ".repeat(10_000)).unwrap();
     let small = roomy().with_max_text_bytes(1_000);
-    let page = small.read_file(&text, None, &FetchOptions::default()).unwrap();
+    let page = small
+        .read_file(&text, None, &FetchOptions::default())
+        .unwrap();
     assert!(page.text.len() <= 1_000);
-    assert!(has(&page, WarningCode::TextTruncated, "more than 1000 bytes"));
+    assert!(has(
+        &page,
+        WarningCode::TextTruncated,
+        "more than 1000 bytes"
+    ));
 }
 
 #[test]
@@ -127,7 +147,10 @@ fn highlights_past_their_deadline_are_an_error_not_a_partial_answer() {
 
 #[test]
 fn too_complex_is_a_verdict_name() {
-    assert_eq!("too_complex".parse::<Verdict>().unwrap(), Verdict::TooComplex);
+    assert_eq!(
+        "too_complex".parse::<Verdict>().unwrap(),
+        Verdict::TooComplex
+    );
     assert_eq!(
         serde_json::to_string(&Verdict::TooComplex).unwrap(),
         "\"too_complex\""
