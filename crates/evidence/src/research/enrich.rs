@@ -647,19 +647,25 @@ impl Enricher<'_> {
             browser: Some(options.browser),
             ..FetchOptions::default()
         };
-        futures::stream::iter(chosen)
-            .map(|chosen| {
-                let fetch_options = fetch_options.clone();
-                // The clock of a page starts when its read does.
-                async move {
-                    let page_deadline = Deadline::after(options.page_timeout).min(deadline);
-                    self.fetch_one(chosen, fetch_options, page_deadline, options.page_budget)
-                        .await
-                }
-            })
-            .buffered(options.concurrency)
-            .collect()
-            .await
+        // Unordered, so a page that hangs holds one slot, not the queue
+        // behind it; rank order is restored after.
+        let mut fetched: Vec<(usize, Fetched)> =
+            futures::stream::iter(chosen.into_iter().enumerate())
+                .map(|(index, chosen)| {
+                    let fetch_options = fetch_options.clone();
+                    // The clock of a page starts when its read does.
+                    async move {
+                        let page_deadline = Deadline::after(options.page_timeout).min(deadline);
+                        let budget = options.page_budget;
+                        let read = self.fetch_one(chosen, fetch_options, page_deadline, budget);
+                        (index, read.await)
+                    }
+                })
+                .buffer_unordered(options.concurrency)
+                .collect()
+                .await;
+        fetched.sort_by_key(|(index, _)| *index);
+        fetched.into_iter().map(|(_, f)| f).collect()
     }
 
     /// Reads one chosen candidate from the web or its local file, within
