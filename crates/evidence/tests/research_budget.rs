@@ -62,7 +62,11 @@ async fn drip() -> Response {
         tokio::time::sleep(Duration::from_secs(1)).await;
         Some((Ok::<_, std::io::Error>(vec![b'<']), n + 1))
     });
-    ([(header::CONTENT_TYPE, "text/html")], Body::from_stream(bytes)).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/html")],
+        Body::from_stream(bytes),
+    )
+        .into_response()
 }
 
 async fn hostile_web() -> std::net::SocketAddr {
@@ -151,7 +155,9 @@ async fn hostile_pages_never_hold_the_decision_past_the_deadline() {
         let stopped = c.verdict == Some(Verdict::TooComplex);
         assert!(bounded || stopped, "{path}: {:?} {:?}", c.verdict, c.limits);
         assert!(
-            c.limits.iter().any(|w| w.code == WarningCode::BodyTruncated),
+            c.limits
+                .iter()
+                .any(|w| w.code == WarningCode::BodyTruncated),
             "{path}: {:?}",
             c.limits
         );
@@ -164,7 +170,14 @@ async fn hostile_pages_never_hold_the_decision_past_the_deadline() {
         "{:?}",
         report.ledger
     );
-    assert!(report.enrichment.ledger.constraints.iter().any(|c| !c.evidence.is_empty()));
+    assert!(
+        report
+            .enrichment
+            .ledger
+            .constraints
+            .iter()
+            .any(|c| !c.evidence.is_empty())
+    );
 }
 
 #[tokio::test]
@@ -187,9 +200,21 @@ async fn a_page_past_its_judging_budget_is_too_complex_and_the_ledger_goes_on_wi
     for c in &report.enrichment.candidates {
         assert_eq!(c.verdict, Some(Verdict::TooComplex), "{c:?}");
         assert!(!c.ok && c.highlights.is_empty() && c.text_excerpt.is_none());
-        assert!(c.error.as_deref().unwrap_or_default().starts_with("too-complex"));
+        assert!(
+            c.error
+                .as_deref()
+                .unwrap_or_default()
+                .starts_with("too-complex")
+        );
     }
-    assert!(report.enrichment.ledger.constraints.iter().all(|c| c.evidence.is_empty()));
+    assert!(
+        report
+            .enrichment
+            .ledger
+            .constraints
+            .iter()
+            .all(|c| c.evidence.is_empty())
+    );
     assert_ne!(report.evidence_status, EvidenceStatus::Sufficient);
 }
 
