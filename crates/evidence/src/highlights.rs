@@ -13,6 +13,10 @@
 //! - [`top_paragraphs`] is the trim for long pages: when a query is
 //!   given, BM25 keeps the top 20 paragraphs.
 //!
+//! The `_within` variants take a [`Deadline`] (the page's time budget,
+//! [`crate::budget`]) checked for every passage indexed; past it they
+//! return [`OutOfTime`] instead of a partial selection.
+//!
 //! Every [`Highlight`] is a verbatim slice of the text it came from:
 //! `&text[h.start..h.end] == h.text`, with byte offsets.
 //!
@@ -48,6 +52,8 @@ use std::ops::Range;
 use ferret_core::plan::stopwords::{clean_cjk, is_stopword};
 use ferret_core::tokenize::{Token, is_cjk, tokens};
 use serde::{Deserialize, Serialize};
+
+use crate::budget::{Deadline, OutOfTime};
 
 /// Default token budget for highlights: at most 500 tokens per
 /// sub-question.
@@ -260,9 +266,20 @@ pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
 /// Selects the passages of `text` that best match `query` (BM25), within
 /// the budget, in document order.
 pub fn highlights(text: &str, query: &str, options: &HighlightOptions) -> Highlights {
+    unbounded(highlights_within(text, query, options, Deadline::none()))
+}
+
+/// [`highlights`] within `deadline`, checked for every passage indexed:
+/// past it, `Err` (the page's time budget, [`crate::budget`]).
+pub fn highlights_within(
+    text: &str,
+    query: &str,
+    options: &HighlightOptions,
+    deadline: Deadline,
+) -> Result<Highlights, OutOfTime> {
     let cap = options.max_passage_tokens.min(options.budget_tokens).max(1);
     let ranges = passages(text, cap);
-    let index = PassageIndex::new(text, &ranges);
+    let index = PassageIndex::new(text, &ranges, deadline)?;
     let terms = query_terms(query);
     let scores = index.scores(&terms, options.k1, options.b);
     let candidates: Vec<Candidate> = scores
@@ -276,7 +293,24 @@ pub fn highlights(text: &str, query: &str, options: &HighlightOptions) -> Highli
         })
         .collect();
     let chosen = select(&index, candidates, &[], options.budget_tokens);
-    finish(text, &index, chosen, &[terms], options.budget_tokens)
+    Ok(finish(
+        text,
+        &index,
+        chosen,
+        &[terms],
+        options.budget_tokens,
+    ))
+}
+
+/// The result of work with no deadline, which cannot run out of time.
+fn unbounded(result: Result<Highlights, OutOfTime>) -> Highlights {
+    result.unwrap_or_else(|_| Highlights {
+        highlights: Vec::new(),
+        budget_tokens: 0,
+        used_tokens: 0,
+        passages_considered: 0,
+        terms: Vec::new(),
+    })
 }
 
 /// Selects passages that support any of `constraints`: each constraint
@@ -288,17 +322,36 @@ pub fn highlights_for_constraints<S: AsRef<str>>(
     constraints: &[S],
     options: &HighlightOptions,
 ) -> Highlights {
+    unbounded(highlights_for_constraints_within(
+        text,
+        constraints,
+        options,
+        Deadline::none(),
+    ))
+}
+
+/// [`highlights_for_constraints`] within `deadline`, checked for every
+/// passage indexed and every constraint scored: past it, `Err`.
+pub fn highlights_for_constraints_within<S: AsRef<str>>(
+    text: &str,
+    constraints: &[S],
+    options: &HighlightOptions,
+    deadline: Deadline,
+) -> Result<Highlights, OutOfTime> {
     let cap = options.max_passage_tokens.min(options.budget_tokens).max(1);
     let ranges = passages(text, cap);
-    let index = PassageIndex::new(text, &ranges);
+    let index = PassageIndex::new(text, &ranges, deadline)?;
     let term_sets: Vec<Vec<String>> = constraints
         .iter()
         .map(|c| query_terms(c.as_ref()))
         .collect();
-    let per_constraint: Vec<Vec<f64>> = term_sets
+    let per_constraint = term_sets
         .iter()
-        .map(|t| index.scores(t, options.k1, options.b))
-        .collect();
+        .map(|t| {
+            deadline.check("highlights")?;
+            Ok(index.scores(t, options.k1, options.b))
+        })
+        .collect::<Result<Vec<Vec<f64>>, OutOfTime>>()?;
     let mut candidates = Vec::new();
     for p in 0..ranges.len() {
         let mut score = 0.0;
@@ -332,7 +385,13 @@ pub fn highlights_for_constraints<S: AsRef<str>>(
         }
     }
     let chosen = select(&index, candidates, &firsts, options.budget_tokens);
-    finish(text, &index, chosen, &term_sets, options.budget_tokens)
+    Ok(finish(
+        text,
+        &index,
+        chosen,
+        &term_sets,
+        options.budget_tokens,
+    ))
 }
 
 /// The outcome of [`focus`].
@@ -406,7 +465,13 @@ impl TopParagraphs {
 /// `limit` paragraphs. An empty query keeps the first `limit` too.
 pub fn top_paragraphs(text: &str, query: &str, limit: usize) -> TopParagraphs {
     let ranges = paragraphs(text);
-    let index = PassageIndex::new(text, &ranges);
+    let Ok(index) = PassageIndex::new(text, &ranges, Deadline::none()) else {
+        // Without a deadline the index is always built.
+        return TopParagraphs {
+            paragraphs: Vec::new(),
+            total: ranges.len(),
+        };
+    };
     let terms = query_terms(query);
     let scores = index.scores(&terms, DEFAULT_K1, DEFAULT_B);
     let mut order: Vec<usize> = (0..ranges.len()).collect();
@@ -466,12 +531,13 @@ struct PassageIndex {
 }
 
 impl PassageIndex {
-    fn new(text: &str, ranges: &[Range<usize>]) -> Self {
+    fn new(text: &str, ranges: &[Range<usize>], deadline: Deadline) -> Result<Self, OutOfTime> {
         let mut tf = Vec::with_capacity(ranges.len());
         let mut len = Vec::with_capacity(ranges.len());
         let mut budget_len = Vec::with_capacity(ranges.len());
         let mut df: HashMap<String, u32> = HashMap::new();
         for r in ranges {
+            deadline.check("highlights")?;
             let slice = &text[r.clone()];
             let toks = tokens(slice);
             let mut counts: HashMap<String, u32> = HashMap::new();
@@ -490,14 +556,14 @@ impl PassageIndex {
         } else {
             len.iter().sum::<usize>() as f64 / len.len() as f64
         };
-        PassageIndex {
+        Ok(PassageIndex {
             ranges: ranges.to_vec(),
             tf,
             len,
             budget_len,
             df,
             avg_len,
-        }
+        })
     }
 
     fn scores(&self, terms: &[String], k1: f64, b: f64) -> Vec<f64> {

@@ -12,6 +12,9 @@
 //!   when the page needs one; `ferret.fetch.v1` ([`fetch::FetchedPage`]).
 //! - [`verify`]: the page verdicts and score (`strong_ok` … `error`) and
 //!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
+//! - [`budget`]: what one page may cost — size bounds before the HTML
+//!   parser runs (nesting, elements, text) and a time budget per stage of
+//!   reading, past which a page is `too_complex` and the call goes on.
 //! - [`ledger`]: the constraint ledger — each fetched page judged
 //!   supports / refutes / unrelated per constraint (facts co-located in a
 //!   sentence, numbers, dates and names equal, polarity), verbatim quotes,
@@ -51,6 +54,7 @@
 //!   flagged (`[conflict]`, `[T1 vs community]`); `ferret.presentation.v1` and
 //!   Markdown.
 
+pub mod budget;
 pub mod citations;
 pub mod evidence_dedup;
 pub mod evidence_item;

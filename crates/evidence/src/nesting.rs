@@ -1,12 +1,27 @@
-//! A guard against pathological nesting before the HTML5 parser runs.
+//! The bound on the HTML parser's work, applied before it runs: one home
+//! for the size bounds of [`crate::budget`].
 //!
 //! html5ever's scope checks cost time proportional to the depth of the
 //! open-element stack, so a page of 100 000 unclosed `<div>`s takes minutes
-//! to parse. Real pages stay far below [`MAX_NESTING`]; beyond it, deeper
-//! start tags are dropped (their text stays). Pages within the limit are
-//! returned untouched, without copying.
+//! to parse; and every element costs time in every later walk, so a page of
+//! a million siblings or megabytes of text is slow to read even when flat.
+//! One linear pass over the tags bounds all three:
+//!
+//! - **depth**: start tags nested past [`MAX_NESTING`] are dropped (their
+//!   text stays);
+//! - **elements**: past [`MarkupBounds::max_elements`] elements and
+//!   comments, every later tag and comment is replaced by a space (raw-text
+//!   elements such as scripts go whole), so the rest of the page is
+//!   flattened into text;
+//! - **text**: past [`MarkupBounds::max_text_bytes`] bytes of text outside
+//!   tags, the rest of the page is dropped.
+//!
+//! Real pages stay far below the bounds; pages within them are returned
+//! untouched, without copying.
 
 use std::borrow::Cow;
+
+use crate::budget::PageBudget;
 
 /// Deepest element nesting kept.
 pub(crate) const MAX_NESTING: usize = 512;
@@ -24,6 +39,59 @@ const IMPLIED_END: &[&str] = &[
     "colgroup", "caption", "rb", "rt", "rp", "rtc",
 ];
 
+/// Elements whose content is foreign (self-closing tags close there).
+const FOREIGN: &[&str] = &["svg", "math"];
+
+/// HTML start tags that end foreign content (the parser leaves SVG or
+/// MathML for them).
+const BREAKS_FOREIGN: &[&str] = &[
+    "b",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "center",
+    "code",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "hr",
+    "i",
+    "img",
+    "li",
+    "listing",
+    "menu",
+    "meta",
+    "nobr",
+    "ol",
+    "p",
+    "pre",
+    "ruby",
+    "s",
+    "small",
+    "span",
+    "strong",
+    "strike",
+    "sub",
+    "sup",
+    "table",
+    "tt",
+    "u",
+    "ul",
+    "var",
+    "font",
+];
+
 /// Elements whose content is raw text: no tags inside until their end tag.
 const RAW_TEXT: &[&str] = &[
     "script",
@@ -37,35 +105,155 @@ const RAW_TEXT: &[&str] = &[
     "plaintext",
 ];
 
-/// `html` with start tags beyond [`MAX_NESTING`] removed; borrowed when
-/// nothing had to go.
-pub(crate) fn cap_nesting(html: &str) -> Cow<'_, str> {
-    if scan(html, None) {
-        return Cow::Borrowed(html);
-    }
-    let mut out = String::with_capacity(html.len());
-    scan(html, Some(&mut out));
-    Cow::Owned(out)
+/// The bounds one pass enforces (see [`crate::budget`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MarkupBounds {
+    /// Deepest element nesting kept.
+    pub(crate) max_depth: usize,
+    /// Elements (and comments) kept before the rest is flattened to text.
+    pub(crate) max_elements: usize,
+    /// Bytes of text kept before the rest of the page is dropped.
+    pub(crate) max_text_bytes: usize,
 }
 
-/// Walks the tags; with `out`, copies everything except start tags that
-/// would go too deep. Returns true when no tag was (or would be) dropped.
-fn scan(html: &str, mut out: Option<&mut String>) -> bool {
-    let bytes = html.as_bytes();
-    let mut depth = 0usize;
-    let mut ok = true;
-    let mut copied = 0usize; // bytes of `html` already handled for `out`
-    let mut i = 0usize;
-    while let Some(off) = memchr::memchr(b'<', &bytes[i..]) {
-        let lt = i + off;
+impl Default for MarkupBounds {
+    fn default() -> Self {
+        MarkupBounds::of(&PageBudget::default())
+    }
+}
+
+impl MarkupBounds {
+    /// The bounds of `budget` (never above the defaults).
+    pub(crate) fn of(budget: &PageBudget) -> Self {
+        MarkupBounds {
+            max_depth: MAX_NESTING,
+            max_elements: budget.elements(),
+            max_text_bytes: budget.text_bytes(),
+        }
+    }
+}
+
+/// Which bounds a page went past.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Cuts {
+    /// Start tags nested past the depth bound were dropped.
+    pub(crate) deep: bool,
+    /// Markup past the element bound was flattened to text.
+    pub(crate) elements: bool,
+    /// The page past the text bound was dropped.
+    pub(crate) text: bool,
+}
+
+/// A page within its bounds, and which bounds it went past.
+#[derive(Debug)]
+pub(crate) struct Bounded<'a> {
+    /// The markup the parser may see: borrowed when nothing had to go.
+    pub(crate) html: Cow<'a, str>,
+    /// What was cut.
+    pub(crate) cuts: Cuts,
+}
+
+/// `html` within the default bounds: start tags beyond [`MAX_NESTING`]
+/// removed, markup past the element bound flattened, text past the text
+/// bound dropped; borrowed when nothing had to go.
+pub(crate) fn cap_nesting(html: &str) -> Cow<'_, str> {
+    bound_markup(html, &MarkupBounds::default()).html
+}
+
+/// `html` within `bounds`, in one linear pass (see the module docs).
+pub(crate) fn bound_markup<'a>(html: &'a str, bounds: &MarkupBounds) -> Bounded<'a> {
+    let mut scan = Scan {
+        html,
+        bounds: *bounds,
+        depth: 0,
+        nodes: 0,
+        text: 0,
+        out: None,
+        copied: 0,
+        cuts: Cuts::default(),
+        foreign: false,
+    };
+    scan.run();
+    let html = match scan.out {
+        Some(mut out) => {
+            out.push_str(&html[scan.copied..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(html),
+    };
+    Bounded {
+        html,
+        cuts: scan.cuts,
+    }
+}
+
+/// One pass over the tags: depth, node and text counts, and the output,
+/// started only at the first cut.
+struct Scan<'a> {
+    html: &'a str,
+    bounds: MarkupBounds,
+    depth: usize,
+    nodes: usize,
+    text: usize,
+    out: Option<String>,
+    /// Bytes of `html` already handled for `out`.
+    copied: usize,
+    cuts: Cuts,
+    /// Inside SVG or MathML, where `/>` closes an element.
+    foreign: bool,
+}
+
+/// What a tag is, by name.
+#[derive(PartialEq, Eq)]
+enum Kind {
+    /// Raw text follows until its end tag.
+    RawText,
+    /// No content, or an end usually implied: does not nest.
+    Flat,
+    /// Nests.
+    Nesting,
+}
+
+impl Scan<'_> {
+    fn run(&mut self) {
+        let bytes = self.html.as_bytes();
+        let mut i = 0usize;
+        loop {
+            let lt = memchr::memchr(b'<', &bytes[i..]).map_or(bytes.len(), |off| i + off);
+            if !self.count_text(i, lt) || lt == bytes.len() {
+                return;
+            }
+            i = self.step(lt);
+        }
+    }
+
+    /// Counts the text in `from..to`; past the text bound, drops the rest
+    /// of the page and returns false.
+    fn count_text(&mut self, from: usize, to: usize) -> bool {
+        self.text += to - from;
+        if self.text <= self.bounds.max_text_bytes {
+            return true;
+        }
+        let mut cut = to - (self.text - self.bounds.max_text_bytes);
+        while !self.html.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.cuts.text = true;
+        self.drop_span(cut, self.html.len(), "");
+        false
+    }
+
+    /// Handles the markup at `lt` (a `<`); returns where to go on.
+    fn step(&mut self, lt: usize) -> usize {
+        let bytes = self.html.as_bytes();
         let rest = &bytes[lt + 1..];
         if rest.starts_with(b"!--") {
-            i = find(bytes, lt + 4, b"-->").map_or(bytes.len(), |e| e + 3);
-            continue;
+            let end = find(bytes, lt + 4, b"-->").map_or(bytes.len(), |e| e + 3);
+            return self.node(lt, end);
         }
         if rest.first().is_some_and(|b| *b == b'!' || *b == b'?') {
-            i = memchr::memchr(b'>', &bytes[lt..]).map_or(bytes.len(), |e| lt + e + 1);
-            continue;
+            let end = memchr::memchr(b'>', &bytes[lt..]).map_or(bytes.len(), |e| lt + e + 1);
+            return self.node(lt, end);
         }
         let closing = rest.first() == Some(&b'/');
         let name_start = lt + 1 + usize::from(closing);
@@ -74,43 +262,103 @@ fn scan(html: &str, mut out: Option<&mut String>) -> bool {
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
             .count();
         if name_len == 0 || !bytes[name_start].is_ascii_alphabetic() {
-            i = lt + 1;
-            continue;
+            return lt + 1;
         }
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
-        let tag_end = tag_end(bytes, name_start + name_len);
-        let self_closing = tag_end >= 2 && bytes[tag_end - 2] == b'/';
-        i = tag_end;
+        let name = self.html[name_start..name_start + name_len].to_ascii_lowercase();
+        let end = tag_end(bytes, name_start + name_len);
         if closing {
-            if !VOID.contains(&name.as_str()) && !IMPLIED_END.contains(&name.as_str()) {
-                depth = depth.saturating_sub(1);
-            }
-            continue;
+            self.end_tag(lt, end, &name)
+        } else {
+            self.start_tag(lt, end, &name)
         }
-        if RAW_TEXT.contains(&name.as_str()) {
+    }
+
+    /// A comment, doctype or processing instruction at `lt..end`: a node,
+    /// dropped past the element bound.
+    fn node(&mut self, lt: usize, end: usize) -> usize {
+        if self.full() {
+            self.drop_span(lt, end, "");
+        } else {
+            self.nodes += 1;
+        }
+        end
+    }
+
+    fn end_tag(&mut self, lt: usize, end: usize, name: &str) -> usize {
+        if self.full() {
+            // A stray end tag would make the parser create an element.
+            self.drop_span(lt, end, " ");
+        } else if kind(name) == Kind::Nesting {
+            self.depth = self.depth.saturating_sub(1);
+            self.foreign &= !FOREIGN.contains(&name);
+        }
+        end
+    }
+
+    fn start_tag(&mut self, lt: usize, end: usize, name: &str) -> usize {
+        let bytes = self.html.as_bytes();
+        let kind = kind(name);
+        // Raw text runs to its end tag, whose own end is where we go on.
+        let after = if kind == Kind::RawText {
             let close = format!("</{name}");
-            i = find_ignore_case(bytes, tag_end, close.as_bytes()).unwrap_or(bytes.len());
-            continue;
-        }
-        if VOID.contains(&name.as_str()) || IMPLIED_END.contains(&name.as_str()) || self_closing {
-            continue;
-        }
-        if depth >= MAX_NESTING {
-            ok = false;
-            if let Some(o) = out.as_deref_mut() {
-                o.push_str(&html[copied..lt]);
-                copied = tag_end;
+            find_ignore_case(bytes, end, close.as_bytes()).unwrap_or(bytes.len())
+        } else {
+            end
+        };
+        if self.full() {
+            let gone = if kind == Kind::RawText && after < bytes.len() {
+                tag_end(bytes, after + 2)
             } else {
-                return false;
-            }
-            continue;
+                after
+            };
+            self.drop_span(lt, gone, " ");
+            return gone;
         }
-        depth += 1;
+        // A self-closing start tag opens an element anyway in HTML; only
+        // SVG and MathML elements are closed by the slash.
+        self.foreign &= !BREAKS_FOREIGN.contains(&name);
+        let slash = end >= 2 && bytes[end - 2] == b'/';
+        let self_closing = slash && (self.foreign || FOREIGN.contains(&name));
+        if kind == Kind::Nesting && !self_closing {
+            self.foreign |= FOREIGN.contains(&name);
+            if self.depth >= self.bounds.max_depth {
+                self.cuts.deep = true;
+                self.drop_span(lt, end, "");
+                return end;
+            }
+            self.depth += 1;
+        }
+        self.nodes += 1;
+        after
     }
-    if let Some(o) = out {
-        o.push_str(&html[copied..]);
+
+    /// Whether the element bound is reached: what follows is flattened.
+    fn full(&mut self) -> bool {
+        let full = self.nodes >= self.bounds.max_elements;
+        self.cuts.elements |= full;
+        full
     }
-    ok
+
+    /// Leaves `from..to` out of the output, writing `with` instead.
+    fn drop_span(&mut self, from: usize, to: usize, with: &str) {
+        let out = self
+            .out
+            .get_or_insert_with(|| String::with_capacity(self.html.len()));
+        out.push_str(&self.html[self.copied..from]);
+        out.push_str(with);
+        self.copied = to;
+    }
+}
+
+/// What the tag `name` (lowercase) is.
+fn kind(name: &str) -> Kind {
+    if RAW_TEXT.contains(&name) {
+        Kind::RawText
+    } else if VOID.contains(&name) || IMPLIED_END.contains(&name) {
+        Kind::Flat
+    } else {
+        Kind::Nesting
+    }
 }
 
 /// Index one past the `>` that ends a tag whose name ends at `from`
@@ -161,6 +409,52 @@ mod tests {
         let capped = cap_nesting(&html);
         assert_eq!(capped.matches("<div>").count(), MAX_NESTING);
         assert!(capped.ends_with("deep text"));
+    }
+
+    fn bounds(max_elements: usize, max_text_bytes: usize) -> MarkupBounds {
+        MarkupBounds {
+            max_depth: MAX_NESTING,
+            max_elements,
+            max_text_bytes,
+        }
+    }
+
+    #[test]
+    fn self_closing_divs_nest_like_open_ones_but_svg_shapes_do_not() {
+        let html = "<div/>".repeat(MAX_NESTING + 10);
+        assert!(bound_markup(&html, &MarkupBounds::default()).cuts.deep);
+        let svg = format!("<svg>{}</svg>", "<path d=x/>".repeat(MAX_NESTING * 2));
+        assert!(matches!(cap_nesting(&svg), Cow::Borrowed(_)));
+        let escape = format!("<svg></svg><svg/>{}", "<div/>".repeat(MAX_NESTING + 10));
+        assert!(bound_markup(&escape, &MarkupBounds::default()).cuts.deep);
+        let breakout = format!("<svg>{}", "<div/>".repeat(MAX_NESTING + 10));
+        assert!(bound_markup(&breakout, &MarkupBounds::default()).cuts.deep);
+    }
+
+    #[test]
+    fn past_the_element_bound_the_markup_is_flattened_to_text() {
+        let html = format!("<body>{}<script>x()</script>", "<p>w</p>".repeat(10));
+        let b = bound_markup(&html, &bounds(4, usize::MAX));
+        assert!(b.cuts.elements && !b.cuts.deep && !b.cuts.text);
+        assert_eq!(b.html.matches("<p>").count(), 3, "{}", b.html);
+        assert_eq!(b.html.matches('w').count(), 10);
+        assert!(!b.html.contains("x()"));
+    }
+
+    #[test]
+    fn past_the_text_bound_the_rest_is_dropped_on_a_char_boundary() {
+        let html = format!("<p>{}</p><p>tail</p>", "é".repeat(100));
+        let b = bound_markup(&html, &bounds(usize::MAX, 51));
+        assert!(b.cuts.text);
+        assert_eq!(b.html, format!("<p>{}", "é".repeat(25)));
+    }
+
+    #[test]
+    fn a_page_within_every_bound_is_borrowed() {
+        let html = "<p>one</p><!-- c --><p>two</p>";
+        let b = bound_markup(html, &bounds(4, 6));
+        assert!(matches!(b.html, Cow::Borrowed(_)));
+        assert_eq!(b.cuts, Cuts::default());
     }
 
     #[test]

@@ -41,7 +41,9 @@
 //! 7. score ≥ 50 → `strong_ok`; ≥ 20 → `weak_ok`; otherwise `blocked`.
 //!
 //! `error` is for fetches that failed outright (transport, timeout,
-//! redirect loops). `ok` is true only for `strong_ok` and `weak_ok`.
+//! redirect loops). `too_complex` is for a page whose reading ran past its
+//! time budget ([`crate::budget::PageBudget`]): it keeps no text, and the
+//! call goes on. `ok` is true only for `strong_ok` and `weak_ok`.
 //!
 //! [`Fetcher::verify`] runs the fetch ladder on one URL and always returns
 //! a [`VerifyReport`] (`ferret.verify.v1`): failures are verdicts, never
@@ -204,11 +206,14 @@ pub enum Verdict {
     Unsupported,
     /// The fetch failed outright (transport, timeout, redirect loop).
     Error,
+    /// Reading the page ran past its time budget ([`crate::budget`]): it
+    /// keeps no text, and the call goes on with the other pages.
+    TooComplex,
 }
 
 impl Verdict {
     /// Every verdict.
-    pub const ALL: [Verdict; 10] = [
+    pub const ALL: [Verdict; 11] = [
         Verdict::StrongOk,
         Verdict::WeakOk,
         Verdict::Blocked,
@@ -219,6 +224,7 @@ impl Verdict {
         Verdict::Thin,
         Verdict::Unsupported,
         Verdict::Error,
+        Verdict::TooComplex,
     ];
 
     /// `strong_ok` or `weak_ok`.
@@ -239,6 +245,7 @@ impl Verdict {
             Verdict::Thin => "thin",
             Verdict::Unsupported => "unsupported",
             Verdict::Error => "error",
+            Verdict::TooComplex => "too_complex",
         }
     }
 }
@@ -253,7 +260,7 @@ impl fmt::Display for Verdict {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown verdict {0:?}: expected one of strong_ok, weak_ok, blocked, auth_required, \
-     challenge, paywall, browser_required, thin, unsupported, error"
+     challenge, paywall, browser_required, thin, unsupported, error, too_complex"
 )]
 pub struct UnknownVerdict(pub String);
 

@@ -18,10 +18,14 @@ use super::page::{
 };
 use super::quality::assess_quality;
 use super::sniff::{Sniffed, sniff_body};
-use crate::extract::{DecodeInfo, ExtractOptions, decode_html, detect_language, extract};
-use crate::highlights::{self, HighlightOptions};
+use crate::budget::{OutOfTime, PageBudget, too_complex_reason};
+use crate::extract::{
+    DecodeInfo, ExtractOptions, Extracted, decode_html, detect_language, extract,
+};
+use crate::highlights::{self, Highlight, HighlightOptions};
+use crate::nesting::{Cuts, MarkupBounds, bound_markup};
 use crate::safety::{self, SafetyFlag};
-use crate::verify::{Assessment, Source, VerifyInput, assess};
+use crate::verify::{Assessment, Source, Verdict, VerifyInput, assess};
 
 /// What one ladder step read.
 #[derive(Debug, Clone)]
@@ -52,6 +56,11 @@ pub(crate) struct Reading {
     pub(crate) safety: Vec<SafetyFlag>,
     pub(crate) provenance: Provenance,
     pub(crate) chrome_used: bool,
+    /// Why reading the page was stopped (its time budget ran out); the
+    /// reading then keeps no text.
+    pub(crate) too_complex: Option<String>,
+    /// The budget the page is read within (its later stages too).
+    pub(crate) budget: PageBudget,
 }
 
 impl Reading {
@@ -82,10 +91,12 @@ impl Reading {
             safety: Vec::new(),
             provenance,
             chrome_used: false,
+            too_complex: None,
+            budget: PageBudget::default(),
         }
     }
 
-    /// Reads an HTML document: extraction, signals, safety scan.
+    /// Reads an HTML document within the default budget.
     pub(crate) fn from_html(
         html: String,
         url: Option<&Url>,
@@ -93,46 +104,104 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let extract_options = ExtractOptions {
-            markdown: options.markdown,
-            links: false,
-            max_text_chars: options.max_text_chars,
-        };
-        let ex = extract(&html, url, &extract_options);
+        let budget = PageBudget::default();
+        Self::from_html_within(html, url, options, source, provenance, &budget)
+    }
+
+    /// Reads an HTML document: the markup bounded before parsing, then
+    /// extraction, signals and the safety scan within the time budget
+    /// (past it, the reading is too complex and keeps no text).
+    pub(crate) fn from_html_within(
+        html: String,
+        url: Option<&Url>,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+        budget: &PageBudget,
+    ) -> Self {
+        let deadline = budget.stage_deadline();
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
-        r.safety = safety::scan(&ex.text, Some(&html), url);
+        r.budget = *budget;
         r.raw_chars = Some(html.chars().count());
-        r.title = ex.title;
-        r.byline = ex.byline;
-        r.published_at = ex.published;
-        r.language = ex.language;
-        r.site_name = ex.site_name;
-        r.meta_count = ex.meta.count();
-        r.js_shell = ex.shell.looks_like_js_shell;
-        if ex.flattened {
-            r.truncated = true;
-            r.warnings.push(Warning::new(
+        let bounded = bound_markup(&html, &MarkupBounds::of(budget));
+        let ex = extract(&bounded.html, url, &extract_options(options));
+        r.note_bounds(bounded.cuts, ex.flattened, budget);
+        let read = deadline.check("extraction").and_then(|()| {
+            r.safety = safety::scan(&ex.text, Some(&bounded.html), url);
+            deadline.check("the safety scan")
+        });
+        drop(bounded);
+        match read {
+            Ok(()) => r.take_extracted(ex, options),
+            Err(out) => r.stop(out),
+        }
+        r.html = Some(html);
+        r
+    }
+
+    /// Marks the reading too complex: it keeps no text.
+    fn stop(&mut self, out: OutOfTime) {
+        self.too_complex = Some(too_complex_reason(out, self.budget.time));
+        self.safety.clear();
+    }
+
+    /// Warnings (and `truncated`) for the bounds the markup went past.
+    fn note_bounds(&mut self, cuts: Cuts, flattened: bool, budget: &PageBudget) {
+        if cuts.deep || flattened {
+            self.cut(
                 WarningCode::DomFlattened,
                 format!(
                     "the page nests elements deeper than {}; deeper elements were flattened into their ancestor's text",
                     crate::nesting::MAX_NESTING
                 ),
-            ));
+            );
         }
+        if cuts.elements {
+            self.cut(
+                WarningCode::DomFlattened,
+                format!(
+                    "the page has more than {} elements; the markup after them was flattened into text",
+                    budget.elements()
+                ),
+            );
+        }
+        if cuts.text {
+            self.cut(
+                WarningCode::TextTruncated,
+                format!(
+                    "the page has more than {} bytes of text; the rest was not read",
+                    budget.text_bytes()
+                ),
+            );
+        }
+    }
+
+    /// The reading holds only part of the page, for `detail`.
+    fn cut(&mut self, code: WarningCode, detail: String) {
+        self.truncated = true;
+        self.warnings.push(Warning::new(code, detail));
+    }
+
+    /// Takes the text, metadata and signals of an extraction.
+    fn take_extracted(&mut self, ex: Extracted, options: &FetchOptions) {
+        self.title = ex.title;
+        self.byline = ex.byline;
+        self.published_at = ex.published;
+        self.language = ex.language;
+        self.site_name = ex.site_name;
+        self.meta_count = ex.meta.count();
+        self.js_shell = ex.shell.looks_like_js_shell;
         if ex.truncated {
-            r.truncated = true;
-            r.warnings.push(Warning::new(
+            self.cut(
                 WarningCode::TextTruncated,
                 format!(
                     "the text was cut at {} characters",
                     options.max_text_chars.unwrap_or_default()
                 ),
-            ));
+            );
         }
-        r.text = ex.text;
-        r.markdown = ex.markdown;
-        r.html = Some(html);
-        r
+        self.text = ex.text;
+        self.markdown = ex.markdown;
     }
 
     /// Reads plain text (text/*, JSON): the text as it is.
@@ -143,8 +212,34 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
+        let budget = PageBudget::default();
+        Self::from_text_within(text, url, options, source, provenance, &budget)
+    }
+
+    /// [`Self::from_text`] within `budget` (its text bound).
+    fn from_text_within(
+        text: String,
+        url: Option<&Url>,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+        budget: &PageBudget,
+    ) -> Self {
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
+        r.budget = *budget;
         let mut text = text.trim().to_string();
+        let bound = r.budget.text_bytes();
+        if text.len() > bound {
+            let mut cut = bound;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            r.cut(
+                WarningCode::TextTruncated,
+                format!("the page has more than {bound} bytes of text; the rest was not read"),
+            );
+        }
         if let Some(max) = options.max_text_chars
             && text.chars().count() > max
         {
@@ -164,7 +259,8 @@ impl Reading {
         r
     }
 
-    /// Reads a response body according to its content type.
+    /// Reads a response body according to its content type, within the
+    /// default budget.
     pub(crate) fn from_body(
         body: &[u8],
         content_type: Option<&str>,
@@ -172,6 +268,20 @@ impl Reading {
         options: &FetchOptions,
         source: Source,
         provenance: Provenance,
+    ) -> Self {
+        let budget = PageBudget::default();
+        let body = Body { body, content_type };
+        Self::from_body_within(body, url, options, source, provenance, &budget)
+    }
+
+    /// [`Self::from_body`] within `budget`.
+    fn from_body_within(
+        Body { body, content_type }: Body<'_>,
+        url: &Url,
+        options: &FetchOptions,
+        source: Source,
+        provenance: Provenance,
+        budget: &PageBudget,
     ) -> Self {
         let class = ContentClass::of(content_type);
         let declared = content_type.unwrap_or("(none)");
@@ -202,10 +312,18 @@ impl Reading {
             had_errors: decoded.had_errors,
         };
         let mut r = match class {
-            ContentClass::Html | ContentClass::Xml => {
-                Reading::from_html(decoded.html, Some(url), options, source, provenance)
+            ContentClass::Html | ContentClass::Xml => Reading::from_html_within(
+                decoded.html,
+                Some(url),
+                options,
+                source,
+                provenance,
+                budget,
+            ),
+            _ => {
+                let text = decoded.html;
+                Reading::from_text_within(text, Some(url), options, source, provenance, budget)
             }
-            _ => Reading::from_text(decoded.html, Some(url), options, source, provenance),
         };
         if info.had_errors {
             r.warnings.push(Warning::new(
@@ -224,6 +342,9 @@ impl Reading {
     /// The verdict of this reading. `unrendered_shell` is true when the
     /// reading is a JavaScript shell and no browser rendered the page.
     pub(crate) fn assess(&self, unrendered_shell: bool) -> Assessment {
+        if let Some(reason) = &self.too_complex {
+            return Assessment::failed(Verdict::TooComplex, reason.clone());
+        }
         assess(&VerifyInput {
             status: self.status,
             title: self.title.as_deref(),
@@ -240,7 +361,7 @@ impl Reading {
     pub(crate) fn into_page(self, finish: Finish<'_>) -> FetchedPage {
         let Finish {
             url,
-            assessment,
+            mut assessment,
             escalation,
             attempts,
             mut warnings,
@@ -256,11 +377,13 @@ impl Reading {
             options.focus.as_deref(),
             &mut warnings,
         );
-        let highlights = match options.query.as_deref() {
-            Some(query) if !query.trim().is_empty() => {
-                highlights::highlights(&text, query, &HighlightOptions::default()).highlights
+        let (text, markdown, highlights) = match highlighted(&text, options, &self.budget) {
+            Ok(highlights) => (text, markdown, highlights),
+            Err(out) => {
+                let reason = too_complex_reason(out, self.budget.time);
+                assessment = Assessment::failed(Verdict::TooComplex, reason);
+                (String::new(), String::new(), Vec::new())
             }
-            _ => Vec::new(),
         };
         FetchedPage {
             schema: FETCH_SCHEMA.to_string(),
@@ -309,6 +432,38 @@ impl Reading {
                 None
             },
         }
+    }
+}
+
+/// A body and its declared content type.
+struct Body<'a> {
+    body: &'a [u8],
+    content_type: Option<&'a str>,
+}
+
+/// What extraction produces for a fetch.
+fn extract_options(options: &FetchOptions) -> ExtractOptions {
+    ExtractOptions {
+        markdown: options.markdown,
+        links: false,
+        max_text_chars: options.max_text_chars,
+    }
+}
+
+/// The highlights for the options' query (none without one), within a
+/// stage of `budget`.
+fn highlighted(
+    text: &str,
+    options: &FetchOptions,
+    budget: &PageBudget,
+) -> Result<Vec<Highlight>, OutOfTime> {
+    match options.query.as_deref() {
+        Some(query) if !query.trim().is_empty() => {
+            let deadline = budget.stage_deadline();
+            let options = HighlightOptions::default();
+            Ok(highlights::highlights_within(text, query, &options, deadline)?.highlights)
+        }
+        _ => Ok(Vec::new()),
     }
 }
 
@@ -364,18 +519,10 @@ pub(crate) fn elapsed_ms(since: Instant) -> u64 {
 /// Reads HTML you already have (no network): the same extraction, verdict
 /// (source `reader`), quality and safety scan as a fetched page. `url` is
 /// the page's address, used to resolve links and as the envelope's URL
-/// (`about:blank` when absent).
+/// (`about:blank` when absent). Within the default [`PageBudget`]
+/// ([`PageBudget::read_html`] takes another).
 pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
-    let started = Instant::now();
-    let parsed = url.and_then(|u| Url::parse(u.trim()).ok());
-    let reading = Reading::from_html(
-        html.to_string(),
-        parsed.as_ref(),
-        options,
-        Source::Reader,
-        Provenance::public(Runtime::Local),
-    );
-    finish_local(reading, url.unwrap_or("about:blank"), options, started)
+    PageBudget::default().read_html(html, url, options)
 }
 
 /// Reads a saved page from a file (no network): bytes decoded by BOM or
@@ -383,7 +530,8 @@ pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> Fetch
 /// [`from_html`]. `url` is the page's original address, when known (the
 /// envelope's URL is `file://<path>` otherwise). At most
 /// [`DEFAULT_BODY_LIMIT`](super::DEFAULT_BODY_LIMIT) bytes are read, as on
-/// the HTTP path (see [`fetch_from_file_limited`]).
+/// the HTTP path (see [`fetch_from_file_limited`]), within the default
+/// [`PageBudget`] ([`PageBudget::read_file`] takes another).
 pub fn fetch_from_file(
     path: impl AsRef<Path>,
     url: Option<&str>,
@@ -404,8 +552,47 @@ pub fn fetch_from_file_limited(
     options: &FetchOptions,
     limit: usize,
 ) -> Result<FetchedPage, FetchError> {
+    read_file(path.as_ref(), url, options, limit, &PageBudget::default())
+}
+
+impl PageBudget {
+    /// [`from_html`] within this budget: a page past its size bounds is
+    /// read in part (`truncated`, with the warning), a page past its time
+    /// budget is `too_complex`.
+    pub fn read_html(&self, html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
+        let started = Instant::now();
+        let parsed = url.and_then(|u| Url::parse(u.trim()).ok());
+        let reading = Reading::from_html_within(
+            html.to_string(),
+            parsed.as_ref(),
+            options,
+            Source::Reader,
+            Provenance::public(Runtime::Local),
+            self,
+        );
+        finish_local(reading, url.unwrap_or("about:blank"), options, started)
+    }
+
+    /// [`fetch_from_file`] within this budget (see [`PageBudget::read_html`]).
+    pub fn read_file(
+        &self,
+        path: impl AsRef<Path>,
+        url: Option<&str>,
+        options: &FetchOptions,
+    ) -> Result<FetchedPage, FetchError> {
+        read_file(path.as_ref(), url, options, super::DEFAULT_BODY_LIMIT, self)
+    }
+}
+
+/// Reads the file at `path`: at most `limit` bytes, within `budget`.
+fn read_file(
+    path: &Path,
+    url: Option<&str>,
+    options: &FetchOptions,
+    limit: usize,
+    budget: &PageBudget,
+) -> Result<FetchedPage, FetchError> {
     let started = Instant::now();
-    let path = path.as_ref();
     let (bytes, cut) = read_bounded(path, limit)?;
     let file_url = std::fs::canonicalize(path)
         .ok()
@@ -417,24 +604,19 @@ pub fn fetch_from_file_limited(
         Some("json") => Some("application/json"),
         _ => None,
     };
+    let provenance = Provenance::public(Runtime::Local);
     let mut reading = match base {
-        Some(base) => Reading::from_body(
-            &bytes,
-            content_type,
-            base,
-            options,
-            Source::Reader,
-            Provenance::public(Runtime::Local),
-        ),
+        Some(base) => {
+            let body = Body {
+                body: &bytes,
+                content_type,
+            };
+            Reading::from_body_within(body, base, options, Source::Reader, provenance, budget)
+        }
         None => {
             let decoded = decode_html(&bytes, content_type);
-            Reading::from_html(
-                decoded.html,
-                None,
-                options,
-                Source::Reader,
-                Provenance::public(Runtime::Local),
-            )
+            let html = decoded.html;
+            Reading::from_html_within(html, None, options, Source::Reader, provenance, budget)
         }
     };
     reading.content_type = content_type.map(str::to_owned);

@@ -279,7 +279,8 @@ fn escalation_reason(
             EscalationReason::AuthWall,
             "a login wall; the browser has the user's session".to_string(),
         )),
-        Verdict::AuthRequired | Verdict::Paywall => None,
+        // A page past its time budget is no better rendered.
+        Verdict::AuthRequired | Verdict::Paywall | Verdict::TooComplex => None,
         v if !v.is_ok() => Some((
             EscalationReason::LowQuality,
             format!(

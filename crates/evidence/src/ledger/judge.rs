@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 use ferret_core::plan::stopwords::is_stopword;
 
 use super::text::{Word, clauses, mostly_cjk, sentences, stem, surface_cues, words};
+use crate::budget::Deadline;
 
 /// The three-way verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -533,12 +534,15 @@ pub struct ReadText<'a> {
     /// sentences holds a claim word is skipped).
     sentence_stems: Vec<HashSet<String>>,
     context: Context,
+    /// Past it, sentences are no longer read and windows no longer judged
+    /// (the page's time budget, [`crate::budget`]).
+    deadline: Deadline,
 }
 
 impl<'a> ReadText<'a> {
     /// Reads all of `page`.
     pub fn new(page: &PageText<'a>) -> Self {
-        Self::read(page, None)
+        Self::read(page, None, Deadline::none())
     }
 
     /// Reads `page` for `claims` only: a sentence none of whose words can
@@ -546,18 +550,26 @@ impl<'a> ReadText<'a> {
     /// nothing for these claims). The verdicts are those of
     /// [`Self::new`]; a long page costs far less.
     pub fn for_claims(page: &PageText<'a>, claims: &[Claim]) -> Self {
-        Self::read(page, Some(claims))
+        Self::read(page, Some(claims), Deadline::none())
     }
 
-    fn read(page: &PageText<'a>, claims: Option<&[Claim]>) -> Self {
+    /// [`Self::for_claims`] within `deadline`: past it, the rest of the
+    /// page is not read and judging stops, so a caller that finds the
+    /// deadline passed after judging must discard the verdicts.
+    pub fn for_claims_within(page: &PageText<'a>, claims: &[Claim], deadline: Deadline) -> Self {
+        Self::read(page, Some(claims), deadline)
+    }
+
+    fn read(page: &PageText<'a>, claims: Option<&[Claim]>, deadline: Deadline) -> Self {
         let cues = claims.and_then(Cues::of);
-        let (windows, sentence_stems) = windows(page.text, cues.as_ref());
+        let (windows, sentence_stems) = windows(page.text, cues.as_ref(), deadline);
         let context = Context::of(page, &windows);
         ReadText {
             page: *page,
             windows,
             sentence_stems,
             context,
+            deadline,
         }
     }
 
@@ -602,6 +614,9 @@ pub fn judge_read(claim: &Claim, page: &ReadText<'_>) -> Judged {
     let mut refutations: Vec<(Judged, (usize, usize), bool)> = Vec::new();
     let mut nearest: Option<Judged> = None;
     for w in page.windows.iter().filter(|w| page.may_hold(claim, w)) {
+        if page.deadline.expired() {
+            break;
+        }
         let judged = judge_window(claim, w, context);
         match judged.judgement {
             Judgement::Supports => {
@@ -791,14 +806,19 @@ impl Cues {
 /// sentence that has more than one — each sentence read once (with
 /// `cues`, only the sentences that hold one) — and the content stems of
 /// each sentence.
-fn windows<'t>(text: &'t str, cues: Option<&Cues>) -> (Vec<Window<'t>>, Vec<HashSet<String>>) {
+fn windows<'t>(
+    text: &'t str,
+    cues: Option<&Cues>,
+    deadline: Deadline,
+) -> (Vec<Window<'t>>, Vec<HashSet<String>>) {
     let spans = sentences(text);
     let wanted = cues.map_or_else(|| vec![true; spans.len()], |c| c.mark(text, &spans));
     let pieces: Vec<Piece> = spans
         .iter()
         .zip(&wanted)
         .map(|(s, want)| {
-            if *want {
+            // Past the deadline the rest is left unread (cheaply).
+            if *want && !deadline.expired() {
                 Piece::read(text, s.clone())
             } else {
                 Piece::empty()

@@ -45,6 +45,7 @@ pub(crate) mod text;
 
 use serde::{Deserialize, Serialize};
 
+use crate::budget::{Deadline, OutOfTime};
 use ferret_core::Provenance;
 use ferret_core::plan::constraints::anchor as plan_anchor;
 use ferret_core::plan::{Constraint, FocusedPurpose, Plan};
@@ -598,9 +599,31 @@ impl Ledger {
         judge: &dyn Judge,
         score: &mut dyn FnMut(&ScoreRequest<'_>) -> Option<EvidenceScore>,
     ) -> PageOutcome {
+        // Without a deadline the page is always read.
+        self.add_page_within(page, judge, score, Deadline::none())
+            .unwrap_or_default()
+    }
+
+    /// [`Self::add_page_scored`] within `deadline` (the page's time budget,
+    /// [`crate::budget`]): every constraint is judged first, and only when
+    /// all were judged in time is anything recorded. Past the deadline the
+    /// ledger is left as it was and the page is `Err` (`too_complex` for
+    /// the caller).
+    pub fn add_page_within(
+        &mut self,
+        page: &PageEvidence<'_>,
+        judge: &dyn Judge,
+        score: &mut dyn FnMut(&ScoreRequest<'_>) -> Option<EvidenceScore>,
+        deadline: Deadline,
+    ) -> Result<PageOutcome, OutOfTime> {
+        let readable = !page.text.trim().is_empty();
+        let judged = if readable {
+            self.judge_page(page, judge, deadline)?
+        } else {
+            Vec::new()
+        };
         self.pages_read += 1;
         let mut outcome = PageOutcome::default();
-        let readable = !page.text.trim().is_empty();
         if page.from_disconfirm && readable {
             self.disconfirm.checked = true;
             if !self.disconfirm.pages.iter().any(|u| u == page.url) {
@@ -608,26 +631,40 @@ impl Ledger {
             }
         }
         if readable {
-            let claims: Vec<Claim> = self
-                .constraints
-                .iter()
-                .map(|c| Claim::new(&c.text))
-                .collect();
-            let read = ReadText::for_claims(
-                &PageText {
-                    title: page.title,
-                    text: page.text,
-                },
-                &claims,
-            );
-            for (i, claim) in claims.iter().enumerate() {
-                let judged = judge.judge(claim, &read);
+            for (i, judged) in judged.into_iter().enumerate() {
                 self.record(i, page, judged, score, &mut outcome);
             }
             self.note_rivals(page);
         }
         self.refresh();
-        outcome
+        Ok(outcome)
+    }
+
+    /// Every constraint's verdict on `page`, all within `deadline`.
+    fn judge_page(
+        &self,
+        page: &PageEvidence<'_>,
+        judge: &dyn Judge,
+        deadline: Deadline,
+    ) -> Result<Vec<Judged>, OutOfTime> {
+        let claims: Vec<Claim> = self
+            .constraints
+            .iter()
+            .map(|c| Claim::new(&c.text))
+            .collect();
+        let text = PageText {
+            title: page.title,
+            text: page.text,
+        };
+        let read = ReadText::for_claims_within(&text, &claims, deadline);
+        let mut judged = Vec::with_capacity(claims.len());
+        for claim in &claims {
+            deadline.check("the ledger")?;
+            judged.push(judge.judge(claim, &read));
+        }
+        // A judge cut short by the deadline gave no verdict to keep.
+        deadline.check("the ledger")?;
+        Ok(judged)
     }
 
     /// Records constraint `i`'s verdict on `page`.

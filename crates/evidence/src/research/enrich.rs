@@ -12,12 +12,22 @@
 //! 2. **Fetch** them concurrently (at most `concurrency` at a time, default
 //!    5) through the adaptive [`Fetcher`] with the run's browser mode
 //!    (default `never` for this step; `auto` for a whole research run).
+//!    Each page is read under a wall-clock deadline: the earlier of
+//!    [`EnrichOptions::page_timeout`] (default [`DEFAULT_PAGE_TIMEOUT`])
+//!    from its start and the run's own deadline. A page past it (a server
+//!    that hangs or drips) is reported with verdict `error`, `error_kind`
+//!    `timeout` and the reason, and the rest of the run goes on; each web
+//!    read runs as its own task, so a page stuck in work cannot hold the
+//!    others' timers on a multi-threaded runtime.
 //! 3. **Read** each page into the ledger, in rank order: only pages whose
 //!    verdict is readable (`strong_ok` / `weak_ok`) with text, and only
 //!    their fetched title and text. A page found by a disconfirm query is
 //!    marked so. The [`EvidenceScorer`] grades each piece of support; then
 //!    each constraint is cross-validated over the readable pages (and, in
-//!    high-stakes mode, the scores adjusted).
+//!    high-stakes mode, the scores adjusted). The ledger's reading of a
+//!    page and its highlights run within the page's time budget
+//!    ([`EnrichOptions::page_budget`], [`crate::budget`]); a page past it is
+//!    `too_complex`, adds nothing, and the others are judged as usual.
 //! 4. **Annotate**: per candidate, BM25 highlights for the constraints
 //!    ([`crate::highlights::highlights_for_constraints`]); over the run,
 //!    ≤ 80-character citations of every constraint ([`crate::citations`])
@@ -32,6 +42,7 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::copies::{ReadPage, copies_of};
 use crate::ledger::{Ledger, PageEvidence, PageOutcome};
@@ -46,14 +57,15 @@ use url::Url;
 use super::ResearchError;
 use super::candidates::{NormalizedResults, ResultRow};
 use super::hints::{browse_required, plan_hints};
+use crate::budget::{Deadline, OutOfTime, PageBudget, too_complex_reason};
 use crate::citations::{CitationOptions, CitationReport, bind_citations};
 use crate::evidence_item::{Claim, EvidenceItem, QueryRole, evidence_id};
 use crate::fetch::{
     BrowserMode, Escalation, EscalationReason, FetchError, FetchOptions, FetchedPage, Fetcher,
-    WarningCode, fetch_from_file,
+    Warning, WarningCode,
 };
 use crate::gaps::{GapCheck, GapLedger};
-use crate::highlights::{Highlight, HighlightOptions, highlights_for_constraints};
+use crate::highlights::{Highlight, HighlightOptions, highlights_for_constraints_within};
 use crate::safety::{SafetyFlag, is_untrusted};
 use crate::scorer::serp::is_serp_or_jump_url;
 use crate::scorer::{EvidenceScorer, PageSupport, ScoreInput, ScorerJudge};
@@ -75,6 +87,9 @@ pub const TEXT_EXCERPT_CHARS: usize = 800;
 pub const DEFAULT_HIGHLIGHT_TOKENS: usize = 160;
 /// The host of local-index hit URLs.
 pub const LOCAL_HOST: &str = "local.invalid";
+/// Wall-clock time one page read may take in a run by default (the run's
+/// deadline may leave it less).
+pub const DEFAULT_PAGE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Maps a local-index hit URL (`https://local.invalid/<path>`, or a URL
 /// under an indexed root's base URL) to the indexed file behind it — e.g. a
@@ -106,6 +121,25 @@ pub struct EnrichOptions {
     /// "Now", for freshness and staleness; `None`: the system clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now: Option<DateTime<Utc>>,
+    /// Wall-clock time one page read may take (default
+    /// [`DEFAULT_PAGE_TIMEOUT`]; the run's deadline may leave it less). A
+    /// page past it is reported as a `timeout`.
+    #[serde(
+        default = "default_page_timeout",
+        rename = "page_timeout_ms",
+        with = "crate::budget::millis"
+    )]
+    pub page_timeout: Duration,
+    /// What one page may cost to judge: the time budget of the ledger's
+    /// reading and the highlights of each page, and the size and time
+    /// bounds of local files (web pages are read within the default
+    /// budget).
+    #[serde(default)]
+    pub page_budget: PageBudget,
+}
+
+fn default_page_timeout() -> Duration {
+    DEFAULT_PAGE_TIMEOUT
 }
 
 impl Default for EnrichOptions {
@@ -119,6 +153,8 @@ impl Default for EnrichOptions {
             citations: true,
             gaps: true,
             now: None,
+            page_timeout: DEFAULT_PAGE_TIMEOUT,
+            page_budget: PageBudget::default(),
         }
     }
 }
@@ -159,7 +195,25 @@ impl EnrichOptions {
         self
     }
 
+    /// Sets [`EnrichOptions::page_timeout`].
+    pub fn with_page_timeout(mut self, timeout: Duration) -> Self {
+        self.page_timeout = timeout;
+        self
+    }
+
+    /// Sets [`EnrichOptions::page_budget`].
+    pub fn with_page_budget(mut self, budget: PageBudget) -> Self {
+        self.page_budget = budget;
+        self
+    }
+
     pub(crate) fn validate(&self) -> Result<(), ResearchError> {
+        if self.page_timeout.is_zero() {
+            return Err(ResearchError::InvalidOption {
+                option: "page_timeout",
+                reason: "must be more than zero".to_string(),
+            });
+        }
         if !(1..=MAX_RESULTS_LIMIT).contains(&self.max_results) {
             return Err(ResearchError::InvalidOption {
                 option: "max_results",
@@ -265,9 +319,18 @@ pub struct EnrichedCandidate {
     /// How the fetch ladder escalated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub escalation: Option<Escalation>,
-    /// Why the fetch failed, when it did.
+    /// Why the fetch failed, when it did (or why the page was not judged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The kind of failure, as [`FetchError::code`] names it (`timeout`,
+    /// `transport` …), when the fetch failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
+    /// Why only part of the page was read: the body cap, the depth or
+    /// element bound, the text bound (`body_truncated`, `dom_flattened`,
+    /// `text_truncated`, with the specifics). Empty when it was read whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<Warning>,
     /// Web or local file.
     pub read_from: ReadFrom,
     /// The redirect wrapper the URL was unwrapped from.
@@ -439,6 +502,8 @@ struct Fetched {
     read_from: ReadFrom,
     result: Result<FetchedPage, FetchError>,
     elapsed_ms: u64,
+    /// Why the read was cut, when its deadline passed.
+    cut_short: Option<String>,
 }
 
 /// What a run has read so far: every fetch, every candidate passed over,
@@ -525,27 +590,29 @@ impl Enricher<'_> {
         results: &NormalizedResults,
         options: &EnrichOptions,
     ) -> Result<Enrichment, ResearchError> {
-        self.enrich_more(plan, results, &mut Reads::default(), options)
+        let mut reads = Reads::default();
+        self.enrich_more(plan, results, &mut reads, options, Deadline::none())
             .await
     }
 
     /// One round of reading: fetches up to `max_results` rows of `results`
     /// that `reads` has not seen, adds them to `reads`, and judges every
     /// page read so far (so a ledger after a later round is the ledger of
-    /// all rounds' pages).
+    /// all rounds' pages). No page read runs past `deadline` (the run's).
     pub(crate) async fn enrich_more(
         &self,
         plan: &Plan,
         results: &NormalizedResults,
         reads: &mut Reads,
         options: &EnrichOptions,
+        deadline: Deadline,
     ) -> Result<Enrichment, ResearchError> {
         options.validate()?;
         let (chosen, skipped) = self.choose(results, options.max_results, &reads.seen);
         reads.seen.extend(chosen.iter().map(|c| c.row.url.clone()));
         reads.seen.extend(skipped.iter().map(|s| s.url.clone()));
         reads.skipped.extend(skipped);
-        let fetched = self.fetch_chosen(chosen, options).await;
+        let fetched = self.fetch_chosen(chosen, options, deadline).await;
         reads.fetched.extend(fetched);
         let mut warnings = Vec::new();
         if results.results.is_empty() {
@@ -567,49 +634,73 @@ impl Enricher<'_> {
         Ok(self.judge_reads(plan, reads, warnings, options))
     }
 
-    /// Fetches the chosen candidates, `concurrency` at a time, in order.
-    async fn fetch_chosen(&self, chosen: Vec<Chosen>, options: &EnrichOptions) -> Vec<Fetched> {
+    /// Fetches the chosen candidates, `concurrency` at a time, in order;
+    /// each within its page deadline (see the module docs, step 2).
+    async fn fetch_chosen(
+        &self,
+        chosen: Vec<Chosen>,
+        options: &EnrichOptions,
+        deadline: Deadline,
+    ) -> Vec<Fetched> {
         let fetch_options = FetchOptions {
             markdown: false,
             browser: Some(options.browser),
             ..FetchOptions::default()
         };
-        futures::stream::iter(chosen)
-            .map(|chosen| self.fetch_one(chosen, fetch_options.clone()))
-            .buffered(options.concurrency)
-            .collect()
-            .await
+        // Unordered, so a page that hangs holds one slot, not the queue
+        // behind it; rank order is restored after.
+        let mut fetched: Vec<(usize, Fetched)> =
+            futures::stream::iter(chosen.into_iter().enumerate())
+                .map(|(index, chosen)| {
+                    let fetch_options = fetch_options.clone();
+                    // The clock of a page starts when its read does.
+                    async move {
+                        let page_deadline = Deadline::after(options.page_timeout).min(deadline);
+                        let budget = options.page_budget;
+                        let read = self.fetch_one(chosen, fetch_options, page_deadline, budget);
+                        (index, read.await)
+                    }
+                })
+                .buffer_unordered(options.concurrency)
+                .collect()
+                .await;
+        fetched.sort_by_key(|(index, _)| *index);
+        fetched.into_iter().map(|(_, f)| f).collect()
     }
 
-    /// Reads one chosen candidate from the web or its local file.
-    async fn fetch_one(&self, chosen: Chosen, fetch_options: FetchOptions) -> Fetched {
+    /// Reads one chosen candidate from the web or its local file, within
+    /// `deadline`.
+    async fn fetch_one(
+        &self,
+        chosen: Chosen,
+        fetch_options: FetchOptions,
+        deadline: Deadline,
+        budget: PageBudget,
+    ) -> Fetched {
         let Chosen {
             row,
             target,
             unwrapped_from,
         } = chosen;
         let started = std::time::Instant::now();
-        let (url, read_from, result) = match target {
+        let (url, read_from, task) = match target {
             Target::Web(url) => {
-                let result = self.fetcher.fetch(&url, &fetch_options).await;
-                (url, ReadFrom::Web, result)
+                let fetcher = self.fetcher.clone();
+                let target = url.clone();
+                let task =
+                    tokio::spawn(async move { fetcher.fetch(&target, &fetch_options).await });
+                (url, ReadFrom::Web, task)
             }
             Target::Local(path) => {
                 let url = row.url.clone();
                 let page_url = url.clone();
-                let result = tokio::task::spawn_blocking(move || {
-                    fetch_from_file(&path, Some(&page_url), &fetch_options)
-                })
-                .await
-                .unwrap_or_else(|e| {
-                    Err(FetchError::File {
-                        path: PathBuf::new(),
-                        detail: format!("the local read did not finish: {e}"),
-                    })
+                let task = tokio::task::spawn_blocking(move || {
+                    budget.read_file(&path, Some(&page_url), &fetch_options)
                 });
-                (url, ReadFrom::LocalFile, result)
+                (url, ReadFrom::LocalFile, task)
             }
         };
+        let (result, cut_short) = within(task, deadline, &url, started).await;
         Fetched {
             row,
             url,
@@ -617,6 +708,7 @@ impl Enricher<'_> {
             read_from,
             result,
             elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            cut_short,
         }
     }
 
@@ -638,21 +730,22 @@ impl Enricher<'_> {
                 continue;
             };
             let original = copy_of[index].map(|o| candidates[o].final_url.clone());
-            let outcome = self.read_into_ledger(
-                &mut ledger,
+            let read = ToRead {
                 page,
-                rows[index],
-                &candidates[index],
-                original.as_deref(),
-                now,
-            );
+                row: rows[index],
+                candidate: &candidates[index],
+                copy_of: original.as_deref(),
+            };
+            let judged = self.judge_page(&mut ledger, &read, options, now);
             let candidate = &mut candidates[index];
             candidate.copy_of = original;
-            candidate.constraint_ids = outcome.supported;
-            candidate.new_constraint_ids = outcome.newly_supported;
-            if options.highlight_tokens > 0 {
-                candidate.highlights =
-                    constraint_highlights(&ledger, &page.text, options.highlight_tokens);
+            match judged {
+                Ok((outcome, highlights)) => {
+                    candidate.constraint_ids = outcome.supported;
+                    candidate.new_constraint_ids = outcome.newly_supported;
+                    candidate.highlights = highlights;
+                }
+                Err(out) => too_complex(candidate, out, options.page_budget.time),
             }
         }
         self.cross_validate(&mut ledger, &candidates);
@@ -678,15 +771,40 @@ impl Enricher<'_> {
         }
     }
 
+    /// The highlights of one page and its reading into the ledger, both
+    /// within one stage of the page's time budget; past it the ledger is
+    /// left as it was.
+    fn judge_page(
+        &self,
+        ledger: &mut Ledger,
+        read: &ToRead<'_>,
+        options: &EnrichOptions,
+        now: DateTime<Utc>,
+    ) -> Result<(PageOutcome, Vec<Highlight>), OutOfTime> {
+        let deadline = options.page_budget.stage_deadline();
+        let highlights = if options.highlight_tokens > 0 {
+            let tokens = options.highlight_tokens;
+            constraint_highlights(ledger, &read.page.text, tokens, deadline)?
+        } else {
+            Vec::new()
+        };
+        let outcome = self.read_into_ledger(ledger, read, now, deadline)?;
+        Ok((outcome, highlights))
+    }
+
     fn read_into_ledger(
         &self,
         ledger: &mut Ledger,
-        page: &FetchedPage,
-        row: &ResultRow,
-        candidate: &EnrichedCandidate,
-        copy_of: Option<&str>,
+        read: &ToRead<'_>,
         now: DateTime<Utc>,
-    ) -> PageOutcome {
+        deadline: Deadline,
+    ) -> Result<PageOutcome, OutOfTime> {
+        let ToRead {
+            page,
+            row,
+            candidate,
+            copy_of,
+        } = *read;
         let url = candidate.final_url.as_str();
         let title = page.title.as_deref().unwrap_or("");
         let published = page
@@ -706,11 +824,12 @@ impl Enricher<'_> {
             copy_of,
         };
         let scorer = self.scorer;
-        ledger.add_page_scored(&evidence, &ScorerJudge(scorer), &mut |request| {
+        let mut score = |request: &crate::ledger::ScoreRequest<'_>| {
             Some(scorer.score(&ScoreInput::from_request(
                 request, published, row.score, now,
             )))
-        })
+        };
+        ledger.add_page_within(&evidence, &ScorerJudge(scorer), &mut score, deadline)
     }
 
     /// Cross-validates every constraint over the readable pages and lets
@@ -747,9 +866,71 @@ impl Enricher<'_> {
     }
 }
 
+/// The result of a page read running as `task`, or a timeout once
+/// `deadline` passes (the task is then aborted, its result discarded), with
+/// the reason.
+async fn within(
+    mut task: tokio::task::JoinHandle<Result<FetchedPage, FetchError>>,
+    deadline: Deadline,
+    url: &str,
+    started: std::time::Instant,
+) -> (Result<FetchedPage, FetchError>, Option<String>) {
+    let joined = match deadline.instant() {
+        Some(at) => tokio::time::timeout_at(at.into(), &mut task).await,
+        None => Ok((&mut task).await),
+    };
+    match joined {
+        Ok(Ok(result)) => (result, None),
+        Ok(Err(e)) => (
+            Err(FetchError::Client {
+                detail: format!("the read of {url} did not finish: {e}"),
+            }),
+            None,
+        ),
+        Err(_) => {
+            task.abort();
+            let after = started.elapsed();
+            let reason = format!(
+                "not read within the page's deadline ({} ms: the run's deadline or the page \
+                 timeout): the server is slow, hangs or sends too little; the decision was \
+                 made about the other pages",
+                after.as_millis()
+            );
+            let error = FetchError::Timeout {
+                url: url.to_string(),
+                after,
+            };
+            (Err(error), Some(reason))
+        }
+    }
+}
+
+/// A readable page on its way into the ledger.
+#[derive(Clone, Copy)]
+struct ToRead<'a> {
+    page: &'a FetchedPage,
+    row: &'a ResultRow,
+    candidate: &'a EnrichedCandidate,
+    /// The original's URL, when the page is a copy.
+    copy_of: Option<&'a str>,
+}
+
+/// Marks a candidate whose judging ran past the page's time budget: not
+/// ok, no text, the reason in `error`.
+fn too_complex(candidate: &mut EnrichedCandidate, out: OutOfTime, budget: Duration) {
+    candidate.verdict = Some(Verdict::TooComplex);
+    candidate.ok = false;
+    candidate.error = Some(too_complex_reason(out, budget));
+    candidate.text_chars = 0;
+    candidate.text = None;
+    candidate.text_excerpt = None;
+    candidate.highlights.clear();
+}
+
 /// A fetch that failed.
 struct Failure {
     message: String,
+    code: &'static str,
     verdict: Verdict,
     needs_browser: bool,
 }
@@ -779,7 +960,8 @@ fn records<'f>(
             Ok(page) => (Some(page), None),
             Err(e) => {
                 let failure = Failure {
-                    message: e.to_string(),
+                    message: item.cut_short.clone().unwrap_or_else(|| e.to_string()),
+                    code: e.code(),
                     verdict: e.verdict(),
                     needs_browser: matches!(e, FetchError::BrowserUnavailable { .. }),
                 };
@@ -799,6 +981,19 @@ fn records<'f>(
     (candidates, pages, rows)
 }
 
+/// Whether the page needs a browser: `browser_required`, no browser to
+/// run, or a shell or challenge the browser had to pass.
+fn needs_browser(p: &FetchedPage) -> bool {
+    p.verdict == Verdict::BrowserRequired
+        || p.has_warning(WarningCode::BrowserUnavailable)
+        || p.escalation.as_ref().is_some_and(|e| {
+            matches!(
+                e.reason,
+                EscalationReason::JsShell | EscalationReason::Challenge
+            ) && matches!(e.to, Source::Browser | Source::BrowserUser)
+        })
+}
+
 /// The candidate's record before the ledger has read it.
 fn candidate_record(
     row: &ResultRow,
@@ -808,16 +1003,8 @@ fn candidate_record(
     include_text: bool,
 ) -> EnrichedCandidate {
     let escalation = page.and_then(|p| p.escalation.clone());
-    let chrome_required = page.is_some_and(|p| {
-        p.verdict == Verdict::BrowserRequired
-            || p.has_warning(WarningCode::BrowserUnavailable)
-            || p.escalation.as_ref().is_some_and(|e| {
-                matches!(
-                    e.reason,
-                    EscalationReason::JsShell | EscalationReason::Challenge
-                ) && matches!(e.to, Source::Browser | Source::BrowserUser)
-            })
-    }) || failure.as_ref().is_some_and(|f| f.needs_browser);
+    let chrome_required =
+        page.is_some_and(needs_browser) || failure.as_ref().is_some_and(|f| f.needs_browser);
     let verdict = page
         .map(|p| p.verdict)
         .or(failure.as_ref().map(|f| f.verdict));
@@ -854,7 +1041,9 @@ fn candidate_record(
         chrome_used: page.is_some_and(|p| p.chrome_used),
         chrome_required,
         escalation,
+        error_kind: failure.as_ref().map(|f| f.code.to_string()),
         error: failure.map(|f| f.message),
+        limits: page.map(limits_of).unwrap_or_default(),
         read_from: ReadFrom::Web,
         unwrapped_from: None,
         snippet: row.snippet.clone(),
@@ -918,12 +1107,31 @@ fn reading_order(
     (order, copy_of)
 }
 
+/// The warnings that say a page was read only in part.
+fn limits_of(page: &FetchedPage) -> Vec<Warning> {
+    const LIMITS: [WarningCode; 3] = [
+        WarningCode::BodyTruncated,
+        WarningCode::DomFlattened,
+        WarningCode::TextTruncated,
+    ];
+    page.warnings
+        .iter()
+        .filter(|w| LIMITS.contains(&w.code))
+        .cloned()
+        .collect()
+}
+
 /// The passages of `text` that bear on the ledger's constraints, within
-/// `tokens`.
-fn constraint_highlights(ledger: &Ledger, text: &str, tokens: usize) -> Vec<Highlight> {
+/// `tokens` and before `deadline`.
+fn constraint_highlights(
+    ledger: &Ledger,
+    text: &str,
+    tokens: usize,
+    deadline: Deadline,
+) -> Result<Vec<Highlight>, OutOfTime> {
     let texts: Vec<&str> = ledger.constraints.iter().map(|c| c.text.as_str()).collect();
     let hl = HighlightOptions::default().with_budget_tokens(tokens);
-    highlights_for_constraints(text, &texts, &hl).highlights
+    Ok(highlights_for_constraints_within(text, &texts, &hl, deadline)?.highlights)
 }
 
 /// Citations and gaps over the run's evidence items (failures become
@@ -942,7 +1150,9 @@ fn annotate(
     let mut items = Vec::with_capacity(candidates.len());
     for (candidate, page) in candidates.iter().zip(pages) {
         let built = match page {
-            Some(p) if p.ok => EvidenceItem::from_page(candidate.evidence_id.clone(), p),
+            Some(p) if p.ok && candidate.ok => {
+                EvidenceItem::from_page(candidate.evidence_id.clone(), p)
+            }
             _ => EvidenceItem::new(
                 candidate.evidence_id.clone(),
                 candidate.url.clone(),

@@ -57,6 +57,7 @@ use ferret_core::response::{DroppedRow, EngineReport};
 use ferret_core::search::{SearchError, SearchOptions, Searcher};
 use serde::{Deserialize, Serialize};
 
+use crate::budget::{Deadline, PageBudget};
 use crate::fetch::{BrowserMode, Fetcher};
 use crate::scorer::{EvidenceScorer, SelectionAbsorption};
 
@@ -68,9 +69,9 @@ pub use candidates::{NormalizedResults, RESULTS_SCHEMA, ResultRow, normalize_res
 pub use decision::{EvidenceStatus, caveats, decide};
 pub use deep::{DeepEscalation, DeepResult, deep_prompt};
 pub use enrich::{
-    DEFAULT_CONCURRENCY, DEFAULT_MAX_RESULTS, ENRICHMENT_SCHEMA, EnrichOptions, EnrichedCandidate,
-    Enrichment, FetchPolicy, LocalDocuments, NextStep, NextStepKind, ReadFrom, SkipReason,
-    SkippedCandidate, enrich_fetch,
+    DEFAULT_CONCURRENCY, DEFAULT_MAX_RESULTS, DEFAULT_PAGE_TIMEOUT, ENRICHMENT_SCHEMA,
+    EnrichOptions, EnrichedCandidate, Enrichment, FetchPolicy, LocalDocuments, NextStep,
+    NextStepKind, ReadFrom, SkipReason, SkippedCandidate, enrich_fetch,
 };
 pub use hints::SourceHint;
 pub use rounds::{
@@ -152,8 +153,10 @@ pub struct ResearchOptions {
     /// `sufficient` (1–[`MAX_ROUNDS`], default [`DEFAULT_ROUNDS`]; 1 is a
     /// single pass).
     pub rounds: usize,
-    /// No round starts after this much time from the run's start (`None`:
-    /// only the rounds bound it).
+    /// No round starts after this much time from the run's start, and no
+    /// page read runs past it: a page still being read then is reported as
+    /// a `timeout` and the decision is made about the others (`None`: only
+    /// the rounds and the page timeout bound it).
     pub deadline: Option<Duration>,
 }
 
@@ -224,9 +227,24 @@ impl ResearchOptions {
         self
     }
 
-    /// Starts no round after `deadline` from the run's start.
+    /// Starts no round, and runs no page read, past `deadline` from the
+    /// run's start.
     pub fn with_deadline(mut self, deadline: Duration) -> Self {
         self.deadline = Some(deadline);
+        self
+    }
+
+    /// Sets the wall-clock time one page read may take
+    /// ([`EnrichOptions::page_timeout`]).
+    pub fn with_page_timeout(mut self, timeout: Duration) -> Self {
+        self.enrich.page_timeout = timeout;
+        self
+    }
+
+    /// Sets what one page may cost to judge
+    /// ([`EnrichOptions::page_budget`]).
+    pub fn with_page_budget(mut self, budget: PageBudget) -> Self {
+        self.enrich.page_budget = budget;
         self
     }
 }
@@ -653,8 +671,12 @@ impl Research {
             max_actions: options.max_actions,
         };
         let mut reads = enrich::Reads::default();
+        // No page read runs past the run's deadline.
+        let deadline = options
+            .deadline
+            .map_or(Deadline::none(), |d| Deadline::at(started + d));
         let mut enrichment = enricher
-            .enrich_more(plan, results, &mut reads, &options.enrich)
+            .enrich_more(plan, results, &mut reads, &options.enrich, deadline)
             .await?;
         let mut browse = browse_plan(plan, &enrichment, &browse_options);
         let mut status = decide(&enrichment.ledger, None, &browse);
@@ -693,7 +715,7 @@ impl Research {
             }
             let read_before = enrichment.candidates.len();
             let next = enricher
-                .enrich_more(plan, results, &mut reads, &options.enrich)
+                .enrich_more(plan, results, &mut reads, &options.enrich, deadline)
                 .await?;
             browse = browse_plan(plan, &next, &browse_options);
             status = decide(&next.ledger, None, &browse);
