@@ -104,7 +104,7 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let budget = PageBudget::default();
+        let budget = options.budget;
         Self::from_html_within(html, url, options, source, provenance, &budget)
     }
 
@@ -212,7 +212,7 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let budget = PageBudget::default();
+        let budget = options.budget;
         Self::from_text_within(text, url, options, source, provenance, &budget)
     }
 
@@ -269,7 +269,7 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let budget = PageBudget::default();
+        let budget = options.budget;
         let body = Body { body, content_type };
         Self::from_body_within(body, url, options, source, provenance, &budget)
     }
@@ -522,7 +522,7 @@ pub(crate) fn elapsed_ms(since: Instant) -> u64 {
 /// (`about:blank` when absent). Within the default [`PageBudget`]
 /// ([`PageBudget::read_html`] takes another).
 pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
-    PageBudget::default().read_html(html, url, options)
+    options.budget.read_html(html, url, options)
 }
 
 /// Reads a saved page from a file (no network): bytes decoded by BOM or
@@ -552,7 +552,7 @@ pub fn fetch_from_file_limited(
     options: &FetchOptions,
     limit: usize,
 ) -> Result<FetchedPage, FetchError> {
-    read_file(path.as_ref(), url, options, limit, &PageBudget::default())
+    read_file(path.as_ref(), url, options, limit, &options.budget)
 }
 
 impl PageBudget {

@@ -44,6 +44,8 @@
 //! altered. [`from_html`] and [`fetch_from_file`] run the same reading on
 //! HTML you already have, without any network.
 
+use crate::budget::PageBudget;
+
 mod batch;
 mod document;
 pub mod endpoints;
@@ -180,6 +182,11 @@ pub struct FetchOptions {
     pub browser: Option<BrowserMode>,
     /// Try the site's public API first. Default `true`.
     pub public_endpoints: bool,
+    /// What reading the page may cost: element and text caps before
+    /// parsing, and a time budget per stage (past it the verdict is
+    /// `too_complex`). Default [`PageBudget::default`].
+    #[serde(default)]
+    pub budget: PageBudget,
 }
 
 impl Default for FetchOptions {
@@ -192,11 +199,18 @@ impl Default for FetchOptions {
             max_text_chars: None,
             browser: None,
             public_endpoints: true,
+            budget: PageBudget::default(),
         }
     }
 }
 
 impl FetchOptions {
+    /// Sets [`FetchOptions::budget`].
+    pub fn with_budget(mut self, budget: PageBudget) -> Self {
+        self.budget = budget;
+        self
+    }
+
     /// Sets [`FetchOptions::focus`].
     pub fn with_focus(mut self, keyword: impl Into<String>) -> Self {
         self.focus = Some(keyword.into());

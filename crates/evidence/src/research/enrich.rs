@@ -645,6 +645,7 @@ impl Enricher<'_> {
         let fetch_options = FetchOptions {
             markdown: false,
             browser: Some(options.browser),
+            budget: options.page_budget,
             ..FetchOptions::default()
         };
         // Unordered, so a page that hangs holds one slot, not the queue
