@@ -368,12 +368,17 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, GoggleLoadError> {
         path: path.to_path_buf(),
         source,
     };
+    let not_a_file = || GoggleLoadError::NotAFile {
+        path: path.to_path_buf(),
+    };
+    // Judge the path before opening it (opening a FIFO waits for a writer),
+    // then the opened file itself (no swap between the check and the read).
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(not_a_file());
+    }
     let file = std::fs::File::open(path).map_err(io)?;
-    // Judge the opened file, not the path: no swap between check and read.
     if !file.metadata().map_err(io)?.is_file() {
-        return Err(GoggleLoadError::NotAFile {
-            path: path.to_path_buf(),
-        });
+        return Err(not_a_file());
     }
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES as u64 + 1)
