@@ -234,6 +234,10 @@ pub fn load_embedded(
     let mut resources = BTreeMap::new();
     let mut budget = PackageBudget::default();
     for path in parsed.manifest.resource_paths() {
+        // Once the budget is spent (and reported), the other files are not read.
+        if budget.left().is_none() {
+            break;
+        }
         let result = match files.get(&path) {
             None => Err(Violation::new(
                 path.clone(),
@@ -285,7 +289,7 @@ impl PackageBudget {
     /// refused and nothing more is read.
     fn take(&mut self, path: &str, bytes: Vec<u8>) -> Result<Vec<u8>, Violation> {
         let size = bytes.len() as u64;
-        if self.over || self.used + size > MAX_PACKAGE_BYTES {
+        if self.used + size > MAX_PACKAGE_BYTES {
             self.over = true;
             return Err(package_too_large(path));
         }
