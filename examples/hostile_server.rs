@@ -27,7 +27,9 @@ fn main() {
             }
             "--tests" => scale = hostile::Scale::TESTS,
             "-h" | "--help" => {
-                println!("hostile_server [--port N] [--tests]: serve the hostile pages on 127.0.0.1");
+                println!(
+                    "hostile_server [--port N] [--tests]: serve the hostile pages on 127.0.0.1"
+                );
                 return;
             }
             other => {

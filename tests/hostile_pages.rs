@@ -241,13 +241,21 @@ const EXPECTED: &[Expect] = &[
         "/charset-bogus",
         want(&[0], ANY, None),
         want(&[0, 3], ANY, None),
-        want(&[0, 1], &["extracted", "no_mappable_structure", "fetch_blocked"], None),
+        want(
+            &[0, 1],
+            &["extracted", "no_mappable_structure", "fetch_blocked"],
+            None,
+        ),
     ),
     page(
         "/charset-wrong",
         want(&[0], ANY, None),
         want(&[0, 3], ANY, None),
-        want(&[0, 1], &["extracted", "no_mappable_structure", "fetch_blocked"], None),
+        want(
+            &[0, 1],
+            &["extracted", "no_mappable_structure", "fetch_blocked"],
+            None,
+        ),
     ),
     broken("/short-body"),
     broken("/bad-chunked"),
@@ -272,7 +280,15 @@ fn command_for(command: &str, url: &str) -> Command {
     match command {
         "fetch" => ferret(&["fetch", url, "--browser", "never", "--json"]),
         "verify" => ferret(&["verify", url, "--browser", "never", "--json"]),
-        _ => ferret(&["extract", url, "--schema", schema, "--browser", "never", "--json"]),
+        _ => ferret(&[
+            "extract",
+            url,
+            "--schema",
+            schema,
+            "--browser",
+            "never",
+            "--json",
+        ]),
     }
 }
 
@@ -283,10 +299,16 @@ fn mismatches(what: &str, outcome: &Outcome, want: Want, limit: Duration) -> Vec
         problems.push(format!("{what}: panicked: {}", outcome.stderr));
     }
     if !want.codes.contains(&outcome.code) {
-        problems.push(format!("{what}: exit {} (want {:?})", outcome.code, want.codes));
+        problems.push(format!(
+            "{what}: exit {} (want {:?})",
+            outcome.code, want.codes
+        ));
     }
     if !want.labels.contains(&outcome.label.as_str()) {
-        problems.push(format!("{what}: {} (want one of {:?})", outcome.label, want.labels));
+        problems.push(format!(
+            "{what}: {} (want one of {:?})",
+            outcome.label, want.labels
+        ));
     }
     if let Some(detail) = want.detail
         && !outcome.details.iter().any(|d| d.contains(detail))
@@ -294,7 +316,10 @@ fn mismatches(what: &str, outcome: &Outcome, want: Want, limit: Duration) -> Vec
         problems.push(format!("{what}: no {detail:?} in {:?}", outcome.details));
     }
     if outcome.elapsed > limit {
-        problems.push(format!("{what}: took {:?} (limit {limit:?})", outcome.elapsed));
+        problems.push(format!(
+            "{what}: took {:?} (limit {limit:?})",
+            outcome.elapsed
+        ));
     }
     problems
 }
@@ -334,9 +359,21 @@ fn every_hostile_page_gives_fetch_verify_and_extract_a_typed_outcome_in_time() {
     let (mut waiting, mut working): (Vec<Job>, Vec<Job>) = (Vec::new(), Vec::new());
     for e in EXPECTED {
         let url = web.url(e.path);
-        let jobs = if SLOW.contains(&e.path) { &mut waiting } else { &mut working };
-        for (command, want) in [("fetch", e.fetch), ("verify", e.verify), ("extract", e.extract)] {
-            jobs.push((format!("{command} {}", e.path), command_for(command, &url), want));
+        let jobs = if SLOW.contains(&e.path) {
+            &mut waiting
+        } else {
+            &mut working
+        };
+        for (command, want) in [
+            ("fetch", e.fetch),
+            ("verify", e.verify),
+            ("extract", e.extract),
+        ] {
+            jobs.push((
+                format!("{command} {}", e.path),
+                command_for(command, &url),
+                want,
+            ));
         }
     }
     let slow = waiting.len();
@@ -349,19 +386,37 @@ fn every_hostile_page_gives_fetch_verify_and_extract_a_typed_outcome_in_time() {
 #[test]
 fn research_reads_the_normal_page_beside_hostile_ones() {
     let web = web();
-    let paths = ["/normal", "/hang", "/deep", "/binary", "/short-body", "/redirect-file"];
+    let paths = [
+        "/normal",
+        "/hang",
+        "/deep",
+        "/binary",
+        "/short-body",
+        "/redirect-file",
+    ];
     let rows: Vec<Value> = paths
         .iter()
         .map(|p| json!({"url": web.url(p), "title": "Harbor 9 ferry", "snippet": "the ferry"}))
         .collect();
-    let cmd = ferret(&["research", QUESTION, "--stdin-results", "--browser", "never", "--json"]);
+    let cmd = ferret(&[
+        "research",
+        QUESTION,
+        "--stdin-results",
+        "--browser",
+        "never",
+        "--json",
+    ]);
     let (outcome, report) = run(cmd, Some(&Value::Array(rows).to_string()));
     let limit = DEFAULT_TIMEOUT + SLACK;
     assert_eq!(outcome.code, 0, "{outcome:?}");
     assert!(!outcome.stderr.contains("panicked"), "{}", outcome.stderr);
     assert!(outcome.elapsed < limit, "took {:?}", outcome.elapsed);
     assert_eq!(report["schema"], "ferret.research.v1");
-    assert_eq!(report["evidence_status"], "sufficient", "{:#}", report["ledger"]);
+    assert_eq!(
+        report["evidence_status"], "sufficient",
+        "{:#}",
+        report["ledger"]
+    );
     let candidates = report["enrichment"]["candidates"].as_array().unwrap();
     for c in candidates {
         let verdict = c["verdict"].as_str().unwrap_or_default();
@@ -374,25 +429,50 @@ fn research_reads_the_normal_page_beside_hostile_ones() {
 
 /// `fetch --from-file` on `path`.
 fn from_file(path: &Path) -> (Outcome, Value) {
-    run(ferret(&["fetch", "--from-file", path.to_str().unwrap(), "--json"]), None)
+    run(
+        ferret(&["fetch", "--from-file", path.to_str().unwrap(), "--json"]),
+        None,
+    )
 }
 
 #[test]
 fn saved_pages_are_bounded_and_only_regular_files_are_read() {
     let limit = DEFAULT_TIMEOUT + SLACK;
     let (zero, _) = from_file(Path::new("/dev/zero"));
-    let mut problems = mismatches("from-file /dev/zero", &zero, want(&[1], &["input"], Some("not a regular file")), limit);
+    let mut problems = mismatches(
+        "from-file /dev/zero",
+        &zero,
+        want(&[1], &["input"], Some("not a regular file")),
+        limit,
+    );
     let dir = scratch();
     let cases: [(&str, Vec<u8>, Want); 3] = [
-        ("lt.html", vec![b'<'; 8 << 20], want(&[0], ANY, Some("body_truncated"))),
-        ("deep.html", hostile::deep(1_000_000), want(&[0], POOR, Some("body_truncated"))),
-        ("noise.bin", hostile::noise(4 << 20), want(&[0], &["unsupported"], None)),
+        (
+            "lt.html",
+            vec![b'<'; 8 << 20],
+            want(&[0], ANY, Some("body_truncated")),
+        ),
+        (
+            "deep.html",
+            hostile::deep(1_000_000),
+            want(&[0], POOR, Some("body_truncated")),
+        ),
+        (
+            "noise.bin",
+            hostile::noise(4 << 20),
+            want(&[0], &["unsupported"], None),
+        ),
     ];
     for (name, body, want) in cases {
         let path = dir.join(name);
         std::fs::write(&path, body).unwrap();
         let (outcome, _) = from_file(&path);
-        problems.extend(mismatches(&format!("from-file {name}"), &outcome, want, limit));
+        problems.extend(mismatches(
+            &format!("from-file {name}"),
+            &outcome,
+            want,
+            limit,
+        ));
         let _ = std::fs::remove_file(path);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -401,10 +481,21 @@ fn saved_pages_are_bounded_and_only_regular_files_are_read() {
 #[test]
 fn a_goggle_that_is_a_device_is_refused_not_read() {
     let rows = json!([{"url": "https://a.example/", "title": "A"}]).to_string();
-    let cmd = ferret(&["search", "a", "--stdin-results", "--goggle", "/dev/zero", "--json"]);
+    let cmd = ferret(&[
+        "search",
+        "a",
+        "--stdin-results",
+        "--goggle",
+        "/dev/zero",
+        "--json",
+    ]);
     let started = Instant::now();
     let out = process::output_with_stdin(cmd, Some(&rows));
-    assert!(started.elapsed() < DEFAULT_TIMEOUT, "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < DEFAULT_TIMEOUT,
+        "took {:?}",
+        started.elapsed()
+    );
     // A refused goggle is the caller's mistake: a typed error, exit 1 or 2.
     assert!(matches!(out.status.code(), Some(1 | 2)), "{:?}", out.status);
     let error: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -421,10 +512,22 @@ fn rows_past_the_row_limit_are_counted_and_said_not_read() {
     let cmd = ferret(&["search", "anything", "--stdin-results", "--json"]);
     let started = Instant::now();
     let out = process::output_with_stdin(cmd, Some(&Value::Array(rows).to_string()));
-    assert!(started.elapsed() < DEFAULT_TIMEOUT, "took {:?}", started.elapsed());
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        started.elapsed() < DEFAULT_TIMEOUT,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("500 rows past the first 1000 were not read"), "{text}");
+    assert!(
+        text.contains("500 rows past the first 1000 were not read"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

@@ -68,22 +68,70 @@ pub struct Case {
 
 /// Every page the server answers, the control page first.
 pub const CASES: &[Case] = &[
-    Case { path: "/normal", what: "an ordinary article (the control)" },
-    Case { path: "/deep", what: "a million nested <div>s" },
-    Case { path: "/wide", what: "a million sibling <p>s" },
-    Case { path: "/huge", what: "a body past the 1 MiB cap" },
-    Case { path: "/binary", what: "random bytes served as text/html" },
-    Case { path: "/charset-bogus", what: "a charset no decoder knows" },
-    Case { path: "/charset-wrong", what: "UTF-8 bytes declared as UTF-16" },
-    Case { path: "/gzip-bomb", what: "a gzip body expanding far past the cap" },
-    Case { path: "/brotli-bomb", what: "a brotli body expanding far past the cap" },
-    Case { path: "/drip", what: "one byte a second" },
-    Case { path: "/hang", what: "accepts and never answers" },
-    Case { path: "/short-body", what: "Content-Length longer than the body" },
-    Case { path: "/bad-chunked", what: "broken chunked encoding" },
-    Case { path: "/redirect-file", what: "a redirect to file:///etc/passwd" },
-    Case { path: "/redirect-credentials", what: "a redirect to a URL with credentials" },
-    Case { path: "/redirect-private", what: "a redirect to a loopback address" },
+    Case {
+        path: "/normal",
+        what: "an ordinary article (the control)",
+    },
+    Case {
+        path: "/deep",
+        what: "a million nested <div>s",
+    },
+    Case {
+        path: "/wide",
+        what: "a million sibling <p>s",
+    },
+    Case {
+        path: "/huge",
+        what: "a body past the 1 MiB cap",
+    },
+    Case {
+        path: "/binary",
+        what: "random bytes served as text/html",
+    },
+    Case {
+        path: "/charset-bogus",
+        what: "a charset no decoder knows",
+    },
+    Case {
+        path: "/charset-wrong",
+        what: "UTF-8 bytes declared as UTF-16",
+    },
+    Case {
+        path: "/gzip-bomb",
+        what: "a gzip body expanding far past the cap",
+    },
+    Case {
+        path: "/brotli-bomb",
+        what: "a brotli body expanding far past the cap",
+    },
+    Case {
+        path: "/drip",
+        what: "one byte a second",
+    },
+    Case {
+        path: "/hang",
+        what: "accepts and never answers",
+    },
+    Case {
+        path: "/short-body",
+        what: "Content-Length longer than the body",
+    },
+    Case {
+        path: "/bad-chunked",
+        what: "broken chunked encoding",
+    },
+    Case {
+        path: "/redirect-file",
+        what: "a redirect to file:///etc/passwd",
+    },
+    Case {
+        path: "/redirect-credentials",
+        what: "a redirect to a URL with credentials",
+    },
+    Case {
+        path: "/redirect-private",
+        what: "a redirect to a loopback address",
+    },
 ];
 
 /// The control page's text: real prose, long enough to be evidence.
@@ -151,10 +199,18 @@ fn routes(port: u16, scale: Scale) -> HashMap<&'static str, Behaviour> {
     let html = "text/html; charset=utf-8";
     let mut routes: HashMap<&'static str, Behaviour> = HashMap::new();
     let mut fixed = |path, head: String, body: Vec<u8>| {
-        routes.insert(path, Behaviour::Fixed(Fixed { head, body: Arc::new(body) }));
+        routes.insert(
+            path,
+            Behaviour::Fixed(Fixed {
+                head,
+                body: Arc::new(body),
+            }),
+        );
     };
     let ok = |ct: &str, extra: &str, len: usize| {
-        format!("HTTP/1.1 200 OK\r\nContent-Type: {ct}\r\n{extra}Content-Length: {len}\r\nConnection: close\r\n\r\n")
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: {ct}\r\n{extra}Content-Length: {len}\r\nConnection: close\r\n\r\n"
+        )
     };
     let page = |body: Vec<u8>, ct: &str, extra: &str| (ok(ct, extra, body.len()), body);
     for (path, body, ct, extra) in [
@@ -163,10 +219,30 @@ fn routes(port: u16, scale: Scale) -> HashMap<&'static str, Behaviour> {
         ("/wide", wide(scale.elements), html, ""),
         ("/huge", huge(scale.huge_bytes), html, ""),
         ("/binary", noise(256 << 10), html, ""),
-        ("/charset-bogus", prose_utf8(), "text/html; charset=x-no-such-charset", ""),
-        ("/charset-wrong", prose_utf8(), "text/html; charset=utf-16le", ""),
-        ("/gzip-bomb", gzip_bomb(scale.gzip_bytes), html, "Content-Encoding: gzip\r\n"),
-        ("/brotli-bomb", brotli_bomb(scale.brotli_bytes), html, "Content-Encoding: br\r\n"),
+        (
+            "/charset-bogus",
+            prose_utf8(),
+            "text/html; charset=x-no-such-charset",
+            "",
+        ),
+        (
+            "/charset-wrong",
+            prose_utf8(),
+            "text/html; charset=utf-16le",
+            "",
+        ),
+        (
+            "/gzip-bomb",
+            gzip_bomb(scale.gzip_bytes),
+            html,
+            "Content-Encoding: gzip\r\n",
+        ),
+        (
+            "/brotli-bomb",
+            brotli_bomb(scale.brotli_bytes),
+            html,
+            "Content-Encoding: br\r\n",
+        ),
     ] {
         let (head, body) = page(body, ct, extra);
         fixed(path, head, body);
@@ -176,8 +252,14 @@ fn routes(port: u16, scale: Scale) -> HashMap<&'static str, Behaviour> {
     }
     for (path, location) in [
         ("/redirect-file", "file:///etc/passwd".to_string()),
-        ("/redirect-credentials", format!("http://user:secret@127.0.0.1:{port}/normal")),
-        ("/redirect-private", format!("http://127.0.0.1:{port}/normal")),
+        (
+            "/redirect-credentials",
+            format!("http://user:secret@127.0.0.1:{port}/normal"),
+        ),
+        (
+            "/redirect-private",
+            format!("http://127.0.0.1:{port}/normal"),
+        ),
     ] {
         let head = format!(
             "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -200,15 +282,26 @@ fn framing_errors() -> Vec<(&'static str, String, Vec<u8>)> {
                    Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         .to_string();
     let bad = b"10\r\n<html><body><p>\r\nzz-not-hex\r\nthe rest\r\n0\r\n\r\n".to_vec();
-    vec![("/short-body", short, start), ("/bad-chunked", chunked, bad)]
+    vec![
+        ("/short-body", short, start),
+        ("/bad-chunked", chunked, bad),
+    ]
 }
 
 /// Read the request head, then answer it as the path says.
-fn answer(stream: TcpStream, routes: &HashMap<&'static str, Behaviour>, hold: Duration) -> std::io::Result<()> {
+fn answer(
+    stream: TcpStream,
+    routes: &HashMap<&'static str, Behaviour>,
+    hold: Duration,
+) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let path = request_line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .to_string();
     let mut line = String::new();
     while reader.read_line(&mut line)? > 2 {
         line.clear();
@@ -270,7 +363,11 @@ pub fn wide(n: usize) -> Vec<u8> {
     let mut out = b"<!doctype html><html><head><title>wide</title></head><body>".to_vec();
     out.reserve(n * 11 + 64);
     for i in 0..n {
-        out.extend_from_slice(if i % 2 == 0 { b"<p>word</p>" } else { b"<p>more</p>" });
+        out.extend_from_slice(if i % 2 == 0 {
+            b"<p>word</p>"
+        } else {
+            b"<p>more</p>"
+        });
     }
     out.extend_from_slice(b"</body></html>");
     out
@@ -279,8 +376,22 @@ pub fn wide(n: usize) -> Vec<u8> {
 /// A page of `bytes` bytes of varied prose paragraphs.
 pub fn huge(bytes: usize) -> Vec<u8> {
     let words = [
-        "harbor", "ferry", "deck", "crossing", "timetable", "pier", "weather", "hydrogen",
-        "passengers", "bicycles", "operator", "season", "tickets", "wind", "city", "boat",
+        "harbor",
+        "ferry",
+        "deck",
+        "crossing",
+        "timetable",
+        "pier",
+        "weather",
+        "hydrogen",
+        "passengers",
+        "bicycles",
+        "operator",
+        "season",
+        "tickets",
+        "wind",
+        "city",
+        "boat",
     ];
     let mut out = b"<!doctype html><html><head><title>huge</title></head><body><main>".to_vec();
     let mut state = 0x2545_f491_u32;
@@ -314,7 +425,10 @@ pub fn noise(n: usize) -> Vec<u8> {
 
 /// A prose page in UTF-8 with accents and CJK, for the lying charsets.
 fn prose_utf8() -> Vec<u8> {
-    let mut page = NORMAL_PAGE.replace("</article>", "<p>Café, naïve façade — 渡轮每小时一班，载客三百人。</p></article>");
+    let mut page = NORMAL_PAGE.replace(
+        "</article>",
+        "<p>Café, naïve façade — 渡轮每小时一班，载客三百人。</p></article>",
+    );
     page.push('\n');
     page.into_bytes()
 }

@@ -199,7 +199,10 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
         for reading in envelope.readings(row, &mut notes, &mut cuts) {
             // A source of a fused result keeps the URL its engine gave.
             let raw_url = reading.url.clone().or_else(|| row_url.clone());
-            let Some(url) = raw_url.as_deref().and_then(|raw| usable_url(raw, &mut cuts)) else {
+            let Some(url) = raw_url
+                .as_deref()
+                .and_then(|raw| usable_url(raw, &mut cuts))
+            else {
                 dropped.push(DroppedRow {
                     index,
                     engine: Some(reading.engine),
@@ -377,7 +380,10 @@ impl Envelope {
         let single = named.is_empty();
         if single {
             let engine = first_string(row, ENGINE_KEYS).unwrap_or_else(|| self.engine.clone());
-            named.push(Named::engine(cuts.clip(engine, MAX_LABEL_CHARS), &row_claim));
+            named.push(Named::engine(
+                cuts.clip(engine, MAX_LABEL_CHARS),
+                &row_claim,
+            ));
         }
         // A row split into its engines keeps its own provenance as the
         // floor of each part: its title and snippet may come from a login

@@ -47,8 +47,16 @@ fn temp_file(content: &[u8]) -> PathBuf {
 /// many spellings, a port, a path, a query and a fragment.
 fn url_like() -> impl Strategy<Value = String> {
     let scheme = prop::sample::select(vec![
-        "http://", "https://", "HTTP://", "ftp://", "file://", "javascript:", "//", "",
-        "data:", "gopher://",
+        "http://",
+        "https://",
+        "HTTP://",
+        "ftp://",
+        "file://",
+        "javascript:",
+        "//",
+        "",
+        "data:",
+        "gopher://",
     ]);
     let userinfo = prop::sample::select(vec!["", "@", ":@", "u@", "u:p@", "%40@"]);
     let host = prop_oneof![
@@ -78,7 +86,11 @@ fn check_guard(guard: &UrlGuard, raw: &str) -> Result<(), TestCaseError> {
         Ok(url) => {
             prop_assert!(matches!(url.scheme(), "http" | "https"), "{}", url);
             prop_assert!(url.host_str().is_some_and(|h| !h.is_empty()), "{}", url);
-            prop_assert!(url.username().is_empty() && url.password().is_none(), "{}", url);
+            prop_assert!(
+                url.username().is_empty() && url.password().is_none(),
+                "{}",
+                url
+            );
             let again = guard.check(url.as_str());
             prop_assert_eq!(again.as_ref().ok(), Some(&url), "{} -> {:?}", raw, again);
         }
@@ -160,7 +172,9 @@ fn check_rows(rows: &NormalizedRows) -> Result<(), TestCaseError> {
             prop_assert!(hit.title.chars().count() <= MAX_TITLE_CHARS);
             prop_assert!(hit.snippet.chars().count() <= MAX_SNIPPET_CHARS);
             prop_assert!(
-                hit.published_at.as_ref().is_none_or(|d| d.chars().count() <= MAX_LABEL_CHARS)
+                hit.published_at
+                    .as_ref()
+                    .is_none_or(|d| d.chars().count() <= MAX_LABEL_CHARS)
             );
         }
     }
@@ -180,7 +194,11 @@ fn arb_row() -> impl Strategy<Value = Value> {
     )
         .prop_map(|(url_kind, title_len, snippet_len, path_len, engines, n)| {
             let url = match url_kind {
-                0 => json!(format!("https://site{}.example/{}", n % 50, "p".repeat(path_len))),
+                0 => json!(format!(
+                    "https://site{}.example/{}",
+                    n % 50,
+                    "p".repeat(path_len)
+                )),
                 1 => json!("not a url"),
                 2 => json!(n),
                 _ => json!(format!("http://h{}.example/?q={n}", n % 7)),
@@ -272,7 +290,9 @@ fn long_urls_are_dropped_and_long_fields_are_cut_with_warnings() {
 
 #[test]
 fn a_row_naming_too_many_engines_is_read_for_the_first_ones() {
-    let engines: Vec<String> = (0..MAX_ENGINES_PER_ROW + 4).map(|i| format!("e{i}")).collect();
+    let engines: Vec<String> = (0..MAX_ENGINES_PER_ROW + 4)
+        .map(|i| format!("e{i}"))
+        .collect();
     let out = normalize_rows(
         &json!([{"url": "https://a.example/", "engines": engines}]),
         "q",
@@ -294,8 +314,21 @@ fn a_row_naming_too_many_engines_is_read_for_the_first_ones() {
 fn goggle_line() -> impl Strategy<Value = String> {
     let pattern = "[a-z/.^*|$-]{0,12}";
     let option = prop::sample::select(vec![
-        "boost", "boost=3", "boost=11", "boost=x", "downrank=2", "discard", "site=a.example",
-        "site=", "site=..", "inurl", "intitle", "indescription", "incontent", "", "unknown",
+        "boost",
+        "boost=3",
+        "boost=11",
+        "boost=x",
+        "downrank=2",
+        "discard",
+        "site=a.example",
+        "site=",
+        "site=..",
+        "inurl",
+        "intitle",
+        "indescription",
+        "incontent",
+        "",
+        "unknown",
         "discard=1",
     ]);
     let options = prop::collection::vec(option, 0..4).prop_map(|o| o.join(","));
@@ -324,8 +357,10 @@ fn check_goggle(bytes: &[u8]) -> Result<(), TestCaseError> {
         prop_assert_eq!(a.err(), b.err());
     } else {
         let kinds = Goggle::parse_bytes(bytes).unwrap_err().kinds();
-        prop_assert!(kinds.contains(&GoggleErrorKind::InvalidUtf8)
-            || kinds.contains(&GoggleErrorKind::FileTooLarge));
+        prop_assert!(
+            kinds.contains(&GoggleErrorKind::InvalidUtf8)
+                || kinds.contains(&GoggleErrorKind::FileTooLarge)
+        );
     }
     Ok(())
 }
@@ -373,7 +408,10 @@ fn a_goggle_file_over_the_limit_is_refused_without_reading_it_all() {
     content.resize(MAX_FILE_BYTES + 4096, b'\n');
     let path = temp_file(&content);
     let err = Goggle::from_file(&path).unwrap_err();
-    assert!(matches!(err, GoggleLoadError::TooLarge { limit, .. } if limit == MAX_FILE_BYTES), "{err}");
+    assert!(
+        matches!(err, GoggleLoadError::TooLarge { limit, .. } if limit == MAX_FILE_BYTES),
+        "{err}"
+    );
     assert_eq!(err.code(), "too_large");
     assert!(err.to_string().contains("2097152-byte limit"), "{err}");
     let _ = std::fs::remove_file(path);
@@ -386,12 +424,18 @@ fn a_goggle_that_is_not_a_regular_file_is_refused() {
             continue;
         }
         let err = Goggle::from_file(special).unwrap_err();
-        assert!(matches!(err, GoggleLoadError::NotAFile { .. }), "{special}: {err}");
+        assert!(
+            matches!(err, GoggleLoadError::NotAFile { .. }),
+            "{special}: {err}"
+        );
         assert_eq!(err.code(), "not_a_file");
         assert!(err.to_string().contains("not a regular file"), "{err}");
         // `--goggle PATH` goes through the same reader.
         let err = Goggle::resolve(special).unwrap_err();
-        assert!(matches!(err, GoggleLoadError::NotAFile { .. }), "{special}: {err}");
+        assert!(
+            matches!(err, GoggleLoadError::NotAFile { .. }),
+            "{special}: {err}"
+        );
     }
 }
 
@@ -412,6 +456,9 @@ fn a_goggle_fifo_is_refused_without_waiting_for_a_writer() {
     let answer = rx
         .recv_timeout(std::time::Duration::from_secs(10))
         .expect("from_file on a FIFO returned");
-    assert!(matches!(answer, Err(GoggleLoadError::NotAFile { .. })), "{answer:?}");
+    assert!(
+        matches!(answer, Err(GoggleLoadError::NotAFile { .. })),
+        "{answer:?}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

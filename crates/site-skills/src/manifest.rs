@@ -663,7 +663,12 @@ impl Checker {
                 return;
             }
         };
-        if self.over_limit("browserTools", "browser tools", tools.len(), MAX_BROWSER_TOOLS) {
+        if self.over_limit(
+            "browserTools",
+            "browser tools",
+            tools.len(),
+            MAX_BROWSER_TOOLS,
+        ) {
             return;
         }
         for (name, tool) in tools {

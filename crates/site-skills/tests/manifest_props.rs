@@ -30,7 +30,9 @@ struct Counts {
 /// A manifest with `counts` parts, each valid on its own (tool `i` runs
 /// `t{i}.js`, note `i` is `n{i}.md`).
 fn manifest(counts: Counts) -> Value {
-    let domains: Vec<String> = (0..counts.domains).map(|i| format!("site{i}.com")).collect();
+    let domains: Vec<String> = (0..counts.domains)
+        .map(|i| format!("site{i}.com"))
+        .collect();
     let notes: Vec<String> = (0..counts.notes).map(|i| format!("n{i}.md")).collect();
     let args: serde_json::Map<String, Value> = (0..counts.args)
         .map(|i| {
@@ -158,7 +160,8 @@ fn a_package_naming_too_many_files_is_refused_by_name() {
     let v = parse_manifest(&bytes, Some("site")).unwrap_err();
     assert!(too_large(&v, ""), "{v:?}");
     assert!(
-        v[0].message.contains(&format!("at most {MAX_PACKAGE_FILES}")),
+        v[0].message
+            .contains(&format!("at most {MAX_PACKAGE_FILES}")),
         "{v:?}"
     );
 }
@@ -214,8 +217,10 @@ fn a_package_over_its_total_size_is_refused_and_read_no_further() {
         let name = entry.file_name().into_string().unwrap();
         files.insert(name, std::fs::read(entry.path()).unwrap());
     }
-    let borrowed: BTreeMap<String, &[u8]> =
-        files.iter().map(|(k, v)| (k.clone(), v.as_slice())).collect();
+    let borrowed: BTreeMap<String, &[u8]> = files
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_slice()))
+        .collect();
     let err = load_embedded("site", &borrowed).unwrap_err();
     assert_eq!(err.of(Rule::TooLarge).len(), 1, "{err}");
     let _ = std::fs::remove_dir_all(root);
