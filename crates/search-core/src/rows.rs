@@ -21,10 +21,31 @@
 //!   unranked rows by input order), and each hit's rank is its 1-based
 //!   position among the engine's surviving rows.
 //!
-//! Nothing is lost silently: every input row becomes a hit or a
-//! [`DroppedRow`]. Empty input, invalid JSON or an unsupported envelope
-//! give an empty set with a warning, never an error. Snippets stay
-//! candidate diagnostics, never evidence.
+//! Nothing is lost silently: every input row becomes a hit, a
+//! [`DroppedRow`] or — past the row limit — a count in
+//! [`NormalizedRows::over_limit`] with a warning. Empty input, invalid JSON
+//! or an unsupported envelope give an empty set with a warning, never an
+//! error. Snippets stay candidate diagnostics, never evidence.
+//!
+//! ## Limits
+//!
+//! Rows come from strangers (another tool's output, a pasted file), so the
+//! work per input is bounded; nothing past a limit is dropped without a
+//! warning saying how much and which limit:
+//!
+//! - at most [`MAX_ROWS`] rows are read; the rest are not looked at,
+//!   counted in [`NormalizedRows::over_limit`] and named in a warning;
+//! - at most [`MAX_ENGINES_PER_ROW`] engines are read from one row's
+//!   `sources` or `engines` list; the rest are ignored, with a warning;
+//! - a URL longer than [`MAX_URL_BYTES`] is not a usable URL: the row is
+//!   dropped as [`DropReason::MissingOrInvalidUrl`] (the dropped row keeps
+//!   the URL's first [`MAX_URL_BYTES`] bytes), with a warning;
+//! - titles are cut to [`MAX_TITLE_CHARS`] characters, snippets to
+//!   [`MAX_SNIPPET_CHARS`], engine names, sub-queries and dates to
+//!   [`MAX_LABEL_CHARS`] (on a character boundary), with a warning
+//!   counting the fields cut.
+
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -36,6 +57,31 @@ use crate::response::{DropReason, DroppedRow, EngineCall};
 
 /// The engine name of rows that do not name one.
 pub const ROWS_ENGINE: &str = "rows";
+
+/// The most rows read from one input. Rows past it are not read: they are
+/// counted in [`NormalizedRows::over_limit`] and a warning names the limit.
+pub const MAX_ROWS: usize = 1_000;
+
+/// The most engines read from one row's `sources` or `engines` list (a
+/// fused result rarely has more than a dozen); the rest are ignored, with a
+/// warning.
+pub const MAX_ENGINES_PER_ROW: usize = 16;
+
+/// The longest usable URL, in bytes. A row whose URL is longer is dropped as
+/// [`DropReason::MissingOrInvalidUrl`], with a warning.
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// The longest title kept, in characters; a longer one is cut, with a
+/// warning.
+pub const MAX_TITLE_CHARS: usize = 1_000;
+
+/// The longest snippet kept, in characters; a longer one is cut, with a
+/// warning.
+pub const MAX_SNIPPET_CHARS: usize = 10_000;
+
+/// The longest engine name, sub-query or date kept, in characters; a longer
+/// one is cut, with a warning.
+pub const MAX_LABEL_CHARS: usize = 256;
 
 /// Keys that can hold the rows array in an envelope object, in the order
 /// they are tried (`web.results` is the nested `web` → `results`).
@@ -80,8 +126,11 @@ pub struct NormalizedRows {
     /// Things the caller should know (bad JSON, unsupported envelope,
     /// dropped-row counts).
     pub warnings: Vec<String>,
-    /// How many rows the input held (hits + dropped).
+    /// How many rows the input held (hits + dropped + over the limit).
     pub input_rows: usize,
+    /// Rows past [`MAX_ROWS`] that were not read (a warning says so).
+    #[serde(default)]
+    pub over_limit: usize,
 }
 
 impl NormalizedRows {
@@ -140,24 +189,29 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
         ));
     };
     let envelope = Envelope::of(value, default_engine, query);
+    let read = &rows[..rows.len().min(MAX_ROWS)];
     let mut dropped = Vec::new();
     let mut notes = ProvenanceNotes::default();
-    let mut groups: Vec<Group<'_>> = Vec::new();
-    for (index, row) in rows.iter().enumerate() {
+    let mut cuts = Cuts::default();
+    let mut groups = Groups::default();
+    for (index, row) in read.iter().enumerate() {
         let row_url = first_string(row, URL_KEYS);
-        for reading in envelope.readings(row, &mut notes) {
+        for reading in envelope.readings(row, &mut notes, &mut cuts) {
             // A source of a fused result keeps the URL its engine gave.
             let raw_url = reading.url.clone().or_else(|| row_url.clone());
-            let Some(url) = raw_url.as_deref().and_then(clean_url) else {
+            let Some(url) = raw_url
+                .as_deref()
+                .and_then(|raw| usable_url(raw, &mut cuts))
+            else {
                 dropped.push(DroppedRow {
                     index,
                     engine: Some(reading.engine),
-                    url: raw_url,
+                    url: raw_url.map(|u| clip_bytes(u, MAX_URL_BYTES)),
                     reason: DropReason::MissingOrInvalidUrl,
                 });
                 continue;
             };
-            let group = group_for(&mut groups, &reading.engine, &reading.sub_query);
+            let group = groups.get(&reading.engine, &reading.sub_query);
             let given_rank = reading
                 .rank
                 .or_else(|| row.get("rank").and_then(rank_value));
@@ -174,17 +228,105 @@ pub fn normalize_rows_with(value: &Value, query: &str, default_engine: &str) -> 
         }
     }
     let calls = groups
+        .list
         .into_iter()
-        .flat_map(|g| g.into_calls(&mut dropped))
+        .flat_map(|g| g.into_calls(&mut dropped, &mut cuts))
         .collect();
     dropped.sort_by_key(|d| d.index);
-    let warnings = row_warnings(rows.len(), &dropped, notes);
+    let over_limit = rows.len() - read.len();
+    let mut warnings = row_warnings(rows.len(), &dropped, notes);
+    warnings.extend(limit_warnings(over_limit, &cuts));
     NormalizedRows {
         calls,
         dropped,
         warnings,
         input_rows: rows.len(),
+        over_limit,
     }
+}
+
+/// What the limits cut while reading (see the module docs), for the
+/// warnings.
+#[derive(Default)]
+struct Cuts {
+    /// URLs longer than [`MAX_URL_BYTES`].
+    long_urls: usize,
+    /// Titles, snippets, engine names, sub-queries and dates cut.
+    clipped_fields: usize,
+    /// Engines past [`MAX_ENGINES_PER_ROW`] in a row's list.
+    extra_engines: usize,
+}
+
+impl Cuts {
+    /// `text` cut to `max_chars` characters (counted when cut).
+    fn clip(&mut self, text: String, max_chars: usize) -> String {
+        match text.char_indices().nth(max_chars) {
+            None => text,
+            Some((at, _)) => {
+                self.clipped_fields += 1;
+                let mut text = text;
+                text.truncate(at);
+                text
+            }
+        }
+    }
+}
+
+/// The warnings of the limits: rows not read, URLs too long, engines
+/// ignored, fields cut.
+fn limit_warnings(over_limit: usize, cuts: &Cuts) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if over_limit > 0 {
+        warnings.push(format!(
+            "{over_limit} rows past the first {MAX_ROWS} were not read (at most {MAX_ROWS} rows \
+             are read from one input); send fewer rows or split the input"
+        ));
+    }
+    if cuts.long_urls > 0 {
+        warnings.push(format!(
+            "{} rows have a URL longer than {MAX_URL_BYTES} bytes and were dropped as {}",
+            cuts.long_urls,
+            DropReason::MissingOrInvalidUrl.as_str()
+        ));
+    }
+    if cuts.extra_engines > 0 {
+        warnings.push(format!(
+            "{} engines past the first {MAX_ENGINES_PER_ROW} of a row's sources or engines were \
+             ignored",
+            cuts.extra_engines
+        ));
+    }
+    if cuts.clipped_fields > 0 {
+        warnings.push(format!(
+            "{} fields were cut to their length limit (titles {MAX_TITLE_CHARS}, snippets \
+             {MAX_SNIPPET_CHARS}, engine names, sub-queries and dates {MAX_LABEL_CHARS} \
+             characters)",
+            cuts.clipped_fields
+        ));
+    }
+    warnings
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+fn clip_bytes(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut at = max;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        text.truncate(at);
+    }
+    text
+}
+
+/// [`clean_url`] for a URL within [`MAX_URL_BYTES`]; a longer one is
+/// counted and refused.
+fn usable_url(raw: &str, cuts: &mut Cuts) -> Option<String> {
+    if raw.len() > MAX_URL_BYTES {
+        cuts.long_urls += 1;
+        return None;
+    }
+    clean_url(raw)
 }
 
 /// What an envelope says for the rows inside it: the engine of rows that
@@ -232,35 +374,16 @@ impl Envelope {
     /// The engines a row names, each with the provenance it claims (its
     /// source's, else the row's, else the envelope's; never less private
     /// than the envelope).
-    fn readings(&self, row: &Value, notes: &mut ProvenanceNotes) -> Vec<Reading> {
+    fn readings(&self, row: &Value, notes: &mut ProvenanceNotes, cuts: &mut Cuts) -> Vec<Reading> {
         let row_claim = ProvenanceClaim::from_value(row).or(&self.claim);
-        let mut named: Vec<Named> = Vec::new();
-        if let Some(sources) = row.get("sources").and_then(Value::as_array) {
-            for source in sources.iter().filter_map(Value::as_object) {
-                if let Some(engine) = first_string_in(source, &["engine"]) {
-                    named.push(Named {
-                        engine,
-                        sub_query: first_string_in(source, &["sub_query"]),
-                        rank: source.get("rank").and_then(rank_value),
-                        url: first_string_in(source, &["url"]),
-                        claim: ProvenanceClaim::from_object(source).or(&row_claim),
-                    });
-                }
-            }
-        }
-        if named.is_empty()
-            && let Some(engines) = row.get("engines").and_then(Value::as_array)
-        {
-            for engine in engines.iter().filter_map(Value::as_str).map(str::trim) {
-                if !engine.is_empty() {
-                    named.push(Named::engine(engine.to_string(), &row_claim));
-                }
-            }
-        }
+        let mut named = named_engines(row, &row_claim, cuts);
         let single = named.is_empty();
         if single {
             let engine = first_string(row, ENGINE_KEYS).unwrap_or_else(|| self.engine.clone());
-            named.push(Named::engine(engine, &row_claim));
+            named.push(Named::engine(
+                cuts.clip(engine, MAX_LABEL_CHARS),
+                &row_claim,
+            ));
         }
         // A row split into its engines keeps its own provenance as the
         // floor of each part: its title and snippet may come from a login
@@ -284,7 +407,10 @@ impl Envelope {
                 }
                 Reading {
                     engine: n.engine,
-                    sub_query: n.sub_query.unwrap_or_else(|| self.query.clone()),
+                    sub_query: n
+                        .sub_query
+                        .map(|q| cuts.clip(q, MAX_LABEL_CHARS))
+                        .unwrap_or_else(|| self.query.clone()),
                     rank: n.rank,
                     url: n.url,
                     provenance: resolved.provenance,
@@ -292,6 +418,48 @@ impl Envelope {
             })
             .collect()
     }
+}
+
+/// The engines a row names in its `sources` (a `ferret.search.v1` result),
+/// else its `engines` list (a research candidate, a merge item): at most
+/// [`MAX_ENGINES_PER_ROW`], the rest counted in `cuts`. Empty when it names
+/// none that way.
+fn named_engines(row: &Value, row_claim: &ProvenanceClaim, cuts: &mut Cuts) -> Vec<Named> {
+    let mut named: Vec<Named> = Vec::new();
+    if let Some(sources) = row.get("sources").and_then(Value::as_array) {
+        for source in sources.iter().filter_map(Value::as_object) {
+            let Some(engine) = first_string_in(source, &["engine"]) else {
+                continue;
+            };
+            if named.len() == MAX_ENGINES_PER_ROW {
+                cuts.extra_engines += 1;
+                continue;
+            }
+            named.push(Named {
+                engine: cuts.clip(engine, MAX_LABEL_CHARS),
+                sub_query: first_string_in(source, &["sub_query"]),
+                rank: source.get("rank").and_then(rank_value),
+                url: first_string_in(source, &["url"]),
+                claim: ProvenanceClaim::from_object(source).or(row_claim),
+            });
+        }
+    }
+    if named.is_empty()
+        && let Some(engines) = row.get("engines").and_then(Value::as_array)
+    {
+        for engine in engines.iter().filter_map(Value::as_str).map(str::trim) {
+            if engine.is_empty() {
+                continue;
+            }
+            if named.len() == MAX_ENGINES_PER_ROW {
+                cuts.extra_engines += 1;
+                continue;
+            }
+            let engine = cuts.clip(engine.to_string(), MAX_LABEL_CHARS);
+            named.push(Named::engine(engine, row_claim));
+        }
+    }
+    named
 }
 
 /// An engine a row names, before its claim is resolved.
@@ -341,39 +509,42 @@ struct Group<'a> {
     candidates: Vec<Candidate<'a>>,
 }
 
-fn group_for<'g, 'a>(
-    groups: &'g mut Vec<Group<'a>>,
-    engine: &str,
-    sub_query: &str,
-) -> &'g mut Group<'a> {
-    let position = match groups
-        .iter()
-        .position(|g| g.engine == engine && g.sub_query == sub_query)
-    {
-        Some(p) => p,
-        None => {
-            groups.push(Group {
+/// The groups in order of their first row, with an index by (engine,
+/// sub-query) so finding a row's group does not scan them all.
+#[derive(Default)]
+struct Groups<'a> {
+    list: Vec<Group<'a>>,
+    index: HashMap<(String, String), usize>,
+}
+
+impl<'a> Groups<'a> {
+    /// The group of (`engine`, `sub_query`), made when it is the first row.
+    fn get(&mut self, engine: &str, sub_query: &str) -> &mut Group<'a> {
+        let key = (engine.to_string(), sub_query.to_string());
+        let next = self.list.len();
+        let position = *self.index.entry(key).or_insert(next);
+        if position == next {
+            self.list.push(Group {
                 engine: engine.to_string(),
                 sub_query: sub_query.to_string(),
                 candidates: Vec::new(),
             });
-            groups.len() - 1
         }
-    };
-    &mut groups[position]
+        &mut self.list[position]
+    }
 }
 
 impl Group<'_> {
     /// The group's hits ranked 1…n by their given rank (ties by input
     /// order), repeats dropped, as one call per provenance (each hit keeps
     /// its rank among all of the engine's rows).
-    fn into_calls(mut self, dropped: &mut Vec<DroppedRow>) -> Vec<EngineCall> {
+    fn into_calls(mut self, dropped: &mut Vec<DroppedRow>, cuts: &mut Cuts) -> Vec<EngineCall> {
         self.candidates.sort_by(|a, b| {
             a.sort_rank
                 .total_cmp(&b.sort_rank)
                 .then(a.index.cmp(&b.index))
         });
-        let mut seen: Vec<String> = Vec::with_capacity(self.candidates.len());
+        let mut seen: HashSet<String> = HashSet::with_capacity(self.candidates.len());
         let mut calls: Vec<EngineCall> = Vec::new();
         for c in self.candidates {
             if seen.contains(&c.url) {
@@ -385,11 +556,14 @@ impl Group<'_> {
                 });
                 continue;
             }
-            seen.push(c.url.clone());
+            seen.insert(c.url.clone());
+            let field = |keys: &[&str], max: usize, cuts: &mut Cuts| {
+                cuts.clip(first_string(c.row, keys).unwrap_or_default(), max)
+            };
             let hit = EngineHit {
-                title: first_string(c.row, TITLE_KEYS).unwrap_or_default().into(),
-                snippet: first_string(c.row, SNIPPET_KEYS).unwrap_or_default().into(),
-                published_at: first_date(c.row),
+                title: field(TITLE_KEYS, MAX_TITLE_CHARS, cuts).into(),
+                snippet: field(SNIPPET_KEYS, MAX_SNIPPET_CHARS, cuts).into(),
+                published_at: first_date(c.row).map(|d| cuts.clip(d, MAX_LABEL_CHARS)),
                 rank: u32::try_from(seen.len()).unwrap_or(u32::MAX),
                 url: c.url.into(),
             };

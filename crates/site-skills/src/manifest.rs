@@ -22,6 +22,13 @@
 //! [`parse_manifest`] checks every field and reports every violation (file,
 //! field, rule), then builds the typed [`Manifest`]. The file-system checks
 //! (symlinks, sizes, existence) live in [`crate::package`].
+//!
+//! Limits (each broken one is a [`Rule::TooLarge`] violation naming it): the
+//! manifest ≤ [`MAX_MANIFEST_BYTES`], each note or script ≤
+//! [`MAX_RESOURCE_BYTES`] and all of them together ≤ [`MAX_PACKAGE_BYTES`];
+//! ≤ [`MAX_DOMAINS`] domains, ≤ [`MAX_NOTES`] notes, ≤ [`MAX_BROWSER_TOOLS`]
+//! browser tools, ≤ [`MAX_TOOL_ARGS`] arguments per tool and ≤
+//! [`MAX_PACKAGE_FILES`] distinct files named.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -41,6 +48,19 @@ pub const MAX_RESOURCE_BYTES: u64 = 1024 * 1024;
 pub const MAX_ID_LEN: usize = 64;
 /// The longest browser tool or argument name.
 pub const MAX_TOOL_NAME_LEN: usize = 128;
+/// The most domains one package may declare.
+pub const MAX_DOMAINS: usize = 100;
+/// The most notes one package may declare.
+pub const MAX_NOTES: usize = 32;
+/// The most browser tools one package may declare.
+pub const MAX_BROWSER_TOOLS: usize = 64;
+/// The most arguments one browser tool may declare.
+pub const MAX_TOOL_ARGS: usize = 32;
+/// The most distinct files (notes and scripts) one package may name.
+pub const MAX_PACKAGE_FILES: usize = 64;
+/// The most bytes all of a package's notes and scripts may hold together
+/// (8 MiB); each one is also held to [`MAX_RESOURCE_BYTES`].
+pub const MAX_PACKAGE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The value types arguments and results may declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -273,7 +293,26 @@ pub fn parse_manifest(
             format!("the manifest does not fit the package contract: {e}"),
         )]
     })?;
+    let files = manifest.resource_paths().len();
+    if files > MAX_PACKAGE_FILES {
+        return Err(vec![too_many("", "files", files, MAX_PACKAGE_FILES)]);
+    }
     Ok(ParsedManifest { manifest, patterns })
+}
+
+/// The violation of a count limit (`domains`, `notes`, `browserTools`, a
+/// tool's `args`, the files a package names): [`Rule::TooLarge`], naming
+/// the limit.
+fn too_many(field: &str, what: &str, count: usize, limit: usize) -> Violation {
+    Violation::new(
+        MANIFEST_FILE,
+        field,
+        Rule::TooLarge,
+        format!(
+            "the package declares {count} {what}; at most {limit} are allowed — split it into \
+             several packages"
+        ),
+    )
 }
 
 /// Whether `id` is a valid package id (`[a-z0-9-]`, 1–64 characters).
@@ -401,6 +440,16 @@ impl Checker {
             .push(Violation::new(MANIFEST_FILE, field, rule, message));
     }
 
+    /// Whether `count` entries of `field` are over `limit` (then reported,
+    /// and the entries are not checked one by one).
+    fn over_limit(&mut self, field: &str, what: &str, count: usize, limit: usize) -> bool {
+        let over = count > limit;
+        if over {
+            self.violations.push(too_many(field, what, count, limit));
+        }
+        over
+    }
+
     fn unknown_keys(&mut self, obj: &Map<String, Value>, prefix: &str, allowed: &[&str]) {
         for key in obj.keys() {
             if !allowed.contains(&key.as_str()) {
@@ -517,6 +566,9 @@ impl Checker {
                 "\"domains\" must list at least one hostname",
             );
         }
+        if self.over_limit("domains", "domains", list.len(), MAX_DOMAINS) {
+            return out;
+        }
         let mut seen = BTreeSet::new();
         for (i, entry) in list.iter().enumerate() {
             let field = format!("domains[{i}]");
@@ -568,6 +620,9 @@ impl Checker {
                 return;
             }
         };
+        if self.over_limit("notes", "notes", list.len(), MAX_NOTES) {
+            return;
+        }
         for (i, entry) in list.iter().enumerate() {
             let field = format!("notes[{i}]");
             let Some(path) = entry.as_str() else {
@@ -608,6 +663,14 @@ impl Checker {
                 return;
             }
         };
+        if self.over_limit(
+            "browserTools",
+            "browser tools",
+            tools.len(),
+            MAX_BROWSER_TOOLS,
+        ) {
+            return;
+        }
         for (name, tool) in tools {
             let prefix = format!("browserTools.{name}");
             if !is_tool_name(name) {
@@ -714,6 +777,9 @@ impl Checker {
                 return types;
             }
         };
+        if self.over_limit(&field, "arguments for one tool", args.len(), MAX_TOOL_ARGS) {
+            return types;
+        }
         for (name, spec) in args {
             let arg_field = join_field(&field, name);
             if !is_tool_name(name) {

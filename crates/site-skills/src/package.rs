@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{DomainPattern, normalize_host};
 use crate::manifest::{
-    BrowserTool, MANIFEST_FILE, MAX_MANIFEST_BYTES, MAX_RESOURCE_BYTES, Manifest, parse_manifest,
-    path_problem,
+    BrowserTool, MANIFEST_FILE, MAX_MANIFEST_BYTES, MAX_PACKAGE_BYTES, MAX_RESOURCE_BYTES,
+    Manifest, parse_manifest, path_problem,
 };
 use crate::violation::{Rule, ValidationError, Violation};
 
@@ -184,8 +184,16 @@ pub fn load_dir(dir: &Path, origin: Origin) -> Result<Package, ValidationError> 
     let parsed = parse_manifest(&manifest_bytes, folder.as_deref()).map_err(&fail)?;
     let mut violations = Vec::new();
     let mut resources = BTreeMap::new();
+    let mut budget = PackageBudget::default();
     for path in parsed.manifest.resource_paths() {
-        match read_inside(&root, &path, MAX_RESOURCE_BYTES).and_then(|b| utf8(&path, b)) {
+        // Once the budget is spent (and reported), the other files are not read.
+        let Some(left) = budget.left() else { break };
+        let limit = left.min(MAX_RESOURCE_BYTES);
+        let read = read_inside(&root, &path, limit)
+            .map_err(|v| budget.explain(v, limit))
+            .and_then(|b| budget.take(&path, b))
+            .and_then(|b| utf8(&path, b));
+        match read {
             Ok(text) => {
                 resources.insert(path, text);
             }
@@ -224,7 +232,12 @@ pub fn load_embedded(
     let parsed = parse_manifest(manifest_bytes, Some(folder)).map_err(&fail)?;
     let mut violations = Vec::new();
     let mut resources = BTreeMap::new();
+    let mut budget = PackageBudget::default();
     for path in parsed.manifest.resource_paths() {
+        // Once the budget is spent (and reported), the other files are not read.
+        if budget.left().is_none() {
+            break;
+        }
         let result = match files.get(&path) {
             None => Err(Violation::new(
                 path.clone(),
@@ -235,7 +248,9 @@ pub fn load_embedded(
             Some(bytes) if bytes.len() as u64 > MAX_RESOURCE_BYTES => {
                 Err(too_large(&path, bytes.len() as u64, MAX_RESOURCE_BYTES))
             }
-            Some(bytes) => utf8(&path, bytes.to_vec()),
+            Some(bytes) => budget
+                .take(&path, bytes.to_vec())
+                .and_then(|b| utf8(&path, b)),
         };
         match result {
             Ok(text) => {
@@ -253,6 +268,56 @@ pub fn load_embedded(
         resources,
         origin: Origin::BuiltIn,
     })
+}
+
+/// The bytes a package's notes and scripts may still take before they reach
+/// [`MAX_PACKAGE_BYTES`] together.
+#[derive(Default)]
+struct PackageBudget {
+    used: u64,
+    over: bool,
+}
+
+impl PackageBudget {
+    /// The bytes left, `None` once the budget is exhausted (nothing more is
+    /// read).
+    fn left(&self) -> Option<u64> {
+        (!self.over).then(|| MAX_PACKAGE_BYTES - self.used)
+    }
+
+    /// Count `bytes` of `path` against the budget; past it the file is
+    /// refused and nothing more is read.
+    fn take(&mut self, path: &str, bytes: Vec<u8>) -> Result<Vec<u8>, Violation> {
+        let size = bytes.len() as u64;
+        if self.used + size > MAX_PACKAGE_BYTES {
+            self.over = true;
+            return Err(package_too_large(path));
+        }
+        self.used += size;
+        Ok(bytes)
+    }
+
+    /// A file refused for being over `limit` when `limit` was the budget
+    /// left, not the per-file limit, is the package's fault, not the file's.
+    fn explain(&mut self, v: Violation, limit: u64) -> Violation {
+        if v.rule == Rule::TooLarge && limit < MAX_RESOURCE_BYTES {
+            self.over = true;
+            return package_too_large(&v.file);
+        }
+        v
+    }
+}
+
+fn package_too_large(path: &str) -> Violation {
+    Violation::new(
+        path,
+        "",
+        Rule::TooLarge,
+        format!(
+            "the package's notes and scripts hold more than {MAX_PACKAGE_BYTES} bytes (8 MiB) \
+             together, counting {path:?}; shorten them or split the package"
+        ),
+    )
 }
 
 fn utf8(path: &str, bytes: Vec<u8>) -> Result<String, Violation> {

@@ -9,7 +9,9 @@
 //! For each id the highest root that has a folder of that name decides. A
 //! valid folder replaces (or adds) the package; an invalid one removes the id
 //! altogether — fail closed, never falling back to an older version — and
-//! the reason is kept in [`Registry::issues`]. The library takes the roots as
+//! the reason is kept in [`Registry::issues`]. A root holding more than
+//! [`MAX_OVERRIDE_ENTRIES`] entries is not applied at all (an issue says
+//! so; the built-in packages stay). The library takes the roots as
 //! parameters ([`OverrideRoots`]); only [`Registry::from_env`] reads the
 //! environment.
 
@@ -32,6 +34,11 @@ pub const SITE_SKILLS_DIR_ENV: &str = "FERRET_SITE_SKILLS_DIR";
 pub const HOME_ENV: &str = "FERRET_HOME";
 /// The override folder's name under the Ferret home.
 pub const HOME_SUBDIR: &str = "site-skills";
+/// The most entries an override root may hold. A root with more is not
+/// applied at all (an issue says why): the listing stops one entry past the
+/// limit, so a folder of millions of entries costs nothing, and which
+/// packages load never depends on the order the file system lists them in.
+pub const MAX_OVERRIDE_ENTRIES: usize = 256;
 
 /// Where override packages are looked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -142,61 +149,14 @@ impl Registry {
         registry
     }
 
+    /// Apply every package folder of one override root, in name order.
     fn apply_root(&mut self, root: &Path, origin: fn(PathBuf) -> Origin) {
-        let entries = match fs::read_dir(root) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-            Err(e) => {
-                self.issues.push(RegistryIssue {
-                    id: None,
-                    source: root.display().to_string(),
-                    removed: false,
-                    violations: vec![Violation::new(
-                        ".",
-                        "",
-                        Rule::Unreadable,
-                        format!("cannot list the override folder: {e}"),
-                    )],
-                });
-                return;
-            }
+        let Some(names) = self.list_root(root) else {
+            return;
         };
-        let mut names: Vec<(String, PathBuf)> = Vec::new();
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.file_name().into_string() {
-                Ok(name) => names.push((name, path)),
-                Err(_) => self.issues.push(RegistryIssue {
-                    id: None,
-                    source: path.display().to_string(),
-                    removed: false,
-                    violations: vec![Violation::new(
-                        ".",
-                        "",
-                        Rule::FolderName,
-                        "the folder name is not UTF-8, so it cannot be a package id; skipped",
-                    )],
-                }),
-            }
-        }
-        names.sort();
         for (name, path) in names {
             if !is_valid_id(&name) {
-                let is_plain_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-                let message = if is_plain_file {
-                    format!("{name:?} is a file, not a package folder; skipped")
-                } else {
-                    format!(
-                        "{name:?} cannot be a package id ({}); skipped",
-                        id_problem_message(&name)
-                    )
-                };
-                self.issues.push(RegistryIssue {
-                    id: None,
-                    source: path.display().to_string(),
-                    removed: false,
-                    violations: vec![Violation::new(".", "", Rule::FolderName, message)],
-                });
+                self.issues.push(not_a_package(&name, &path));
                 continue;
             }
             match load_dir(&path, origin(path.clone())) {
@@ -220,6 +180,54 @@ impl Registry {
                 }
             }
         }
+    }
+
+    /// The entries of an override root (UTF-8 names, sorted), `None` when
+    /// there is nothing to apply: no such folder, an unreadable one, or one
+    /// with more than [`MAX_OVERRIDE_ENTRIES`] entries (the issue is kept).
+    fn list_root(&mut self, root: &Path) -> Option<Vec<(String, PathBuf)>> {
+        let entries = match fs::read_dir(root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                self.issues.push(RegistryIssue {
+                    id: None,
+                    source: root.display().to_string(),
+                    removed: false,
+                    violations: vec![Violation::new(
+                        ".",
+                        "",
+                        Rule::Unreadable,
+                        format!("cannot list the override folder: {e}"),
+                    )],
+                });
+                return None;
+            }
+        };
+        let mut names: Vec<(String, PathBuf)> = Vec::new();
+        for (listed, entry) in entries.flatten().enumerate() {
+            if listed == MAX_OVERRIDE_ENTRIES {
+                self.issues.push(crowded_root(root));
+                return None;
+            }
+            let path = entry.path();
+            match entry.file_name().into_string() {
+                Ok(name) => names.push((name, path)),
+                Err(_) => self.issues.push(RegistryIssue {
+                    id: None,
+                    source: path.display().to_string(),
+                    removed: false,
+                    violations: vec![Violation::new(
+                        ".",
+                        "",
+                        Rule::FolderName,
+                        "the folder name is not UTF-8, so it cannot be a package id; skipped",
+                    )],
+                }),
+            }
+        }
+        names.sort();
+        Some(names)
     }
 
     /// The package with this id.
@@ -271,5 +279,44 @@ impl Registry {
         host_of_url(url)
             .map(|h| self.for_host(&h))
             .unwrap_or_default()
+    }
+}
+
+/// The issue of an override root with more than [`MAX_OVERRIDE_ENTRIES`]
+/// entries (none of its packages is applied).
+fn crowded_root(root: &Path) -> RegistryIssue {
+    RegistryIssue {
+        id: None,
+        source: root.display().to_string(),
+        removed: false,
+        violations: vec![Violation::new(
+            ".",
+            "",
+            Rule::TooLarge,
+            format!(
+                "the override folder holds more than {MAX_OVERRIDE_ENTRIES} entries; none of its \
+                 packages was applied — keep only package folders there"
+            ),
+        )],
+    }
+}
+
+/// The issue of an entry whose name cannot be a package id (a plain file,
+/// a folder named otherwise); it is skipped.
+fn not_a_package(name: &str, path: &Path) -> RegistryIssue {
+    let is_plain_file = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+    let message = if is_plain_file {
+        format!("{name:?} is a file, not a package folder; skipped")
+    } else {
+        format!(
+            "{name:?} cannot be a package id ({}); skipped",
+            id_problem_message(name)
+        )
+    };
+    RegistryIssue {
+        id: None,
+        source: path.display().to_string(),
+        removed: false,
+        violations: vec![Violation::new(".", "", Rule::FolderName, message)],
     }
 }

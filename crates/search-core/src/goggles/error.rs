@@ -174,6 +174,30 @@ pub enum GoggleLoadError {
         /// Every problem found.
         errors: GoggleErrors,
     },
+    /// The path names a folder, a FIFO, a device or another special file:
+    /// only a regular file is read as a goggle.
+    #[error(
+        "cannot read goggle file {}: it is not a regular file (a folder, a FIFO or a device); \
+         pass the path of a .goggle file",
+        path.display()
+    )]
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The file is larger than [`super::MAX_FILE_BYTES`]; the read stopped
+    /// one byte past the limit.
+    #[error(
+        "goggle file {} is larger than the {limit}-byte limit (2 MiB); split it or remove \
+         instructions",
+        path.display()
+    )]
+    TooLarge {
+        /// The path given.
+        path: PathBuf,
+        /// The limit, in bytes ([`super::MAX_FILE_BYTES`]).
+        limit: usize,
+    },
     /// Neither a built-in goggle name nor a readable file.
     #[error(
         "no goggle named {name:?}: use a built-in ({}) or the path of a .goggle file",
@@ -186,6 +210,18 @@ pub enum GoggleLoadError {
 }
 
 impl GoggleLoadError {
+    /// A short snake_case code for the kind of failure (`io`, `invalid`,
+    /// `not_a_file`, `too_large`, `unknown_name`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            GoggleLoadError::Io { .. } => "io",
+            GoggleLoadError::Invalid { .. } => "invalid",
+            GoggleLoadError::NotAFile { .. } => "not_a_file",
+            GoggleLoadError::TooLarge { .. } => "too_large",
+            GoggleLoadError::UnknownName { .. } => "unknown_name",
+        }
+    }
+
     /// The parse errors, when the file was read but was invalid.
     pub fn goggle_errors(&self) -> Option<&GoggleErrors> {
         match self {

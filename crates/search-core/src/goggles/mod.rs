@@ -60,6 +60,10 @@
 //!   2 MiB), ≤ [`MAX_INSTRUCTIONS`] instructions, ≤ [`MAX_INSTRUCTION_CHARS`]
 //!   characters per instruction, ≤ [`MAX_WILDCARDS`] `*` and ≤
 //!   [`MAX_CARETS`] `^` per instruction, strength ≤ [`MAX_STRENGTH`].
+//!   [`Goggle::from_file`] reads only regular files, incrementally and never
+//!   past the byte limit ([`GoggleLoadError::NotAFile`],
+//!   [`GoggleLoadError::TooLarge`]): `/dev/zero` or a FIFO given as a
+//!   goggle is refused, not read.
 //!
 //! ## What a goggle does to a result ([`Goggle::verdict`])
 //!
@@ -214,13 +218,14 @@ impl Goggle {
         }
     }
 
-    /// Read and parse a `.goggle` file.
+    /// Read and parse a `.goggle` file. Only a regular file is read
+    /// ([`GoggleLoadError::NotAFile`] for a folder, a FIFO or a device), and
+    /// at most [`MAX_FILE_BYTES`] of it: the read stops one byte past the
+    /// limit ([`GoggleLoadError::TooLarge`]), so a file that grows while it
+    /// is read, or a special file behind a link, cannot fill memory.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Goggle, GoggleLoadError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| GoggleLoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_bounded(path)?;
         Goggle::parse_bytes(&bytes).map_err(|errors| GoggleLoadError::Invalid {
             path: path.to_path_buf(),
             errors,
@@ -353,4 +358,37 @@ impl Goggle {
     pub fn verdict_for_result(&self, result: &crate::result::SearchResult) -> Verdict {
         self.verdict(&Subject::of_result(result))
     }
+}
+
+/// The bytes of the goggle file at `path`: a regular file (links followed),
+/// read incrementally and never past [`MAX_FILE_BYTES`] + 1 bytes.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, GoggleLoadError> {
+    use std::io::Read;
+    let io = |source: std::io::Error| GoggleLoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let not_a_file = || GoggleLoadError::NotAFile {
+        path: path.to_path_buf(),
+    };
+    // Judge the path before opening it (opening a FIFO waits for a writer),
+    // then the opened file itself (no swap between the check and the read).
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(not_a_file());
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(not_a_file());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(GoggleLoadError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    Ok(bytes)
 }
