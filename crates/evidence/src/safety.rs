@@ -382,6 +382,13 @@ struct PhraseMatchers {
     each: Vec<Regex>,
 }
 
+/// Builds the scan's matchers now (once per process), so that their one-time
+/// cost is never charged to a page's time budget.
+pub(crate) fn prepare() {
+    LazyLock::force(&PHRASES);
+    LazyLock::force(&CSS_RULE);
+}
+
 static PHRASES: LazyLock<PhraseMatchers> = LazyLock::new(|| {
     let patterns: Vec<String> = INJECTION_PHRASES
         .iter()

@@ -246,6 +246,12 @@ pub struct DecodeInfo {
     pub had_errors: bool,
 }
 
+/// Builds the extractor's matchers now (once per process): a page's time
+/// budget is then spent on the page alone.
+pub(crate) fn prepare() {
+    vocabulary::prepare();
+}
+
 /// Extracts the main content and metadata of an HTML page. `url` is the
 /// page's address, used to resolve relative links and to recognise the site
 /// name in titles.

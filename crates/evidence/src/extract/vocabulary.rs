@@ -250,6 +250,12 @@ const BOILERPLATE_ROLES: &[&str] = &[
 const BODY_ITEMPROPS: &[&str] = &["articlebody", "reviewbody", "text"];
 
 /// The class/id words compiled into one case-insensitive automaton.
+/// Builds the class-word matcher now (once per process), so that its
+/// one-time cost is never charged to a page's time budget.
+pub(crate) fn prepare() {
+    LazyLock::force(&CLASS_MATCHER);
+}
+
 static CLASS_MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)

@@ -119,6 +119,9 @@ impl Reading {
         provenance: Provenance,
         budget: &PageBudget,
     ) -> Self {
+        // One-time matcher construction is not the page's cost.
+        crate::extract::prepare();
+        safety::prepare();
         let deadline = budget.stage_deadline();
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
         r.budget = *budget;
