@@ -1043,7 +1043,11 @@ fn candidate_record(
         chrome_required,
         escalation,
         error_kind: failure.as_ref().map(|f| f.code.to_string()),
-        error: failure.map(|f| f.message),
+        // A page too complex to read says why, like a failed fetch does.
+        error: failure.map(|f| f.message).or_else(|| {
+            page.filter(|p| p.verdict == Verdict::TooComplex)
+                .map(|p| p.verdict_reason.clone())
+        }),
         limits: page.map(limits_of).unwrap_or_default(),
         read_from: ReadFrom::Web,
         unwrapped_from: None,
