@@ -9,7 +9,9 @@
 //! none. Each serves its hits for any valid query, in their order, ranked
 //! 1…n, at most `max_results` of them. The normaliser's warnings (e.g. how
 //! many rows were dropped and why) are repeated on every response so they
-//! are never lost.
+//! are never lost — among them the normaliser's limits (at most
+//! [`ferret_core::rows::MAX_ROWS`] rows read, URL and field lengths capped),
+//! so an engine built from a stranger's rows serves a bounded set.
 
 use async_trait::async_trait;
 use ferret_core::rows::NormalizedRows;
