@@ -3,7 +3,7 @@
 //! time budget is `too_complex`, keeps no text, and the next page is read
 //! as usual.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ferret_evidence::budget::{DEFAULT_MAX_TEXT_BYTES, Deadline, PageBudget};
 use ferret_evidence::fetch::{FetchOptions, FetchedPage, WarningCode, fetch_from_file, from_html};
@@ -23,6 +23,17 @@ fn wide(siblings: usize) -> String {
     )
 }
 
+/// `html` read as a page you already have, within `budget`.
+fn read(budget: PageBudget, html: &str, url: Option<&str>) -> FetchedPage {
+    from_html(html, url, &FetchOptions::default().with_budget(budget))
+}
+
+/// The saved page at `path`, read within `budget`.
+fn read_saved(budget: PageBudget, path: &std::path::Path) -> FetchedPage {
+    let options = FetchOptions::default().with_budget(budget);
+    fetch_from_file(path, None, &options).unwrap()
+}
+
 fn has(page: &FetchedPage, code: WarningCode, words: &str) -> bool {
     page.warnings
         .iter()
@@ -31,7 +42,7 @@ fn has(page: &FetchedPage, code: WarningCode, words: &str) -> bool {
 
 #[test]
 fn a_page_of_a_million_siblings_is_flattened_past_the_element_bound() {
-    let page = roomy().read_html(&wide(1_000_000), None, &FetchOptions::default());
+    let page = read(roomy(), &wide(1_000_000), None);
     assert!(page.truncated);
     assert!(
         has(&page, WarningCode::DomFlattened, "elements"),
@@ -46,13 +57,13 @@ fn a_page_of_a_million_siblings_is_flattened_past_the_element_bound() {
 #[test]
 fn a_lower_element_bound_is_honoured() {
     let budget = roomy().with_max_elements(1_000);
-    let page = budget.read_html(&wide(5_000), None, &FetchOptions::default());
+    let page = read(budget, &wide(5_000), None);
     assert!(has(
         &page,
         WarningCode::DomFlattened,
         "more than 1000 elements"
     ));
-    let ordinary = budget.read_html(&wide(100), None, &FetchOptions::default());
+    let ordinary = read(budget, &wide(100), None);
     assert!(!ordinary.truncated, "{:?}", ordinary.warnings);
 }
 
@@ -62,7 +73,7 @@ fn five_megabytes_of_text_are_cut_at_the_text_bound() {
         "<html><body><p>{}</p></body></html>",
         "lorem ipsum dolor sit amet ".repeat(200_000)
     );
-    let page = roomy().read_html(&html, None, &FetchOptions::default());
+    let page = read(roomy(), &html, None);
     assert!(page.truncated);
     assert!(
         has(&page, WarningCode::TextTruncated, "bytes of text"),
@@ -84,7 +95,7 @@ fn a_page_a_million_deep_is_flattened_and_read() {
         "<html><body>{}<p>The deep text says the mirror is beryllium.</p></body></html>",
         "<div>".repeat(1_000_000)
     );
-    let page = roomy().read_html(&html, None, &FetchOptions::default());
+    let page = read(roomy(), &html, None);
     assert!(has(&page, WarningCode::DomFlattened, "deeper than 512"));
     assert!(page.text.contains("beryllium"));
 }
@@ -92,11 +103,7 @@ fn a_page_a_million_deep_is_flattened_and_read() {
 #[test]
 fn a_page_past_its_time_budget_is_too_complex_and_the_next_one_is_read() {
     let tiny = PageBudget::default().with_time(Duration::ZERO);
-    let page = tiny.read_html(
-        &wide(10),
-        Some("https://example.org/a"),
-        &FetchOptions::default(),
-    );
+    let page = read(tiny, &wide(10), Some("https://example.org/a"));
     assert_eq!(page.verdict, Verdict::TooComplex);
     assert!(!page.ok);
     assert!(page.text.is_empty() && page.markdown.is_empty());
@@ -116,16 +123,12 @@ fn a_saved_page_is_read_within_the_budget_given() {
     let path = dir.path().join("wide.html");
     std::fs::write(&path, wide(10)).unwrap();
     let tiny = PageBudget::default().with_time(Duration::ZERO);
-    let page = tiny
-        .read_file(&path, None, &FetchOptions::default())
-        .unwrap();
+    let page = read_saved(tiny, &path);
     assert_eq!(page.verdict, Verdict::TooComplex);
     let text = dir.path().join("big.txt");
     std::fs::write(&text, "word ".repeat(10_000)).unwrap();
     let small = roomy().with_max_text_bytes(1_000);
-    let page = small
-        .read_file(&text, None, &FetchOptions::default())
-        .unwrap();
+    let page = read_saved(small, &text);
     assert!(page.text.len() <= 1_000);
     assert!(has(
         &page,
@@ -157,36 +160,4 @@ fn too_complex_is_a_verdict_name() {
     assert!(Verdict::ALL.contains(&Verdict::TooComplex));
     let err = "nope".parse::<Verdict>().unwrap_err().to_string();
     assert!(err.contains("too_complex"), "{err}");
-}
-
-/// Times reading hostile saved pages (run with `--ignored --nocapture`).
-#[test]
-#[ignore = "a measurement, not a check"]
-fn measure_hostile_saved_pages() {
-    let dir = tempfile::tempdir().unwrap();
-    let pages = [
-        ("1M-deep", "<div>".repeat(1_000_000)),
-        ("1M-siblings", wide(1_000_000)),
-        (
-            "5MB-text",
-            format!("<p>{}</p>", "lorem ipsum dolor sit amet ".repeat(200_000)),
-        ),
-    ];
-    for (name, html) in pages {
-        let path = dir.path().join(format!("{name}.html"));
-        std::fs::write(&path, &html).unwrap();
-        let started = Instant::now();
-        let page = fetch_from_file(&path, None, &FetchOptions::default()).unwrap();
-        let file = started.elapsed();
-        let started = Instant::now();
-        let whole = roomy().read_html(&html, None, &FetchOptions::default());
-        eprintln!(
-            "{name}: fetch_from_file {file:?} ({} verdict, {:?}); from_html of all {} bytes {:?} ({} verdict)",
-            page.verdict,
-            page.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
-            html.len(),
-            started.elapsed(),
-            whole.verdict,
-        );
-    }
 }

@@ -5,7 +5,10 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{FetchError, FetchOptions, FetchedPage, Warning, WarningCode};
+use std::time::Instant;
+
+use super::document::{Saved, read_limited};
+use super::{FetchError, FetchOptions, FetchedPage};
 
 /// Reads many saved pages at once (no network), one thread per core, each
 /// as [`fetch_from_file`](super::fetch_from_file) would; results in input
@@ -19,33 +22,28 @@ where
 
 /// Reads a page from `reader` (stdin, a socket, an archive entry): at most
 /// `limit` bytes are read, incrementally, and the rest is cut with a
-/// [`WarningCode::BodyTruncated`] warning. The bytes are decoded as on the
-/// HTTP path (BOM, `<meta>`, valid UTF-8, then detection); `url` is the
-/// page's original address, when known.
+/// [`WarningCode::BodyTruncated`](super::WarningCode::BodyTruncated)
+/// warning. The bytes are read as a saved file's are (decoded as on the
+/// HTTP path: BOM, `<meta>`, valid UTF-8, then detection); `url` is the
+/// page's original address, when known (the envelope's URL is
+/// `about:blank` otherwise).
 pub fn fetch_from_reader(
     reader: impl Read,
     url: Option<&str>,
     options: &FetchOptions,
     limit: usize,
 ) -> Result<FetchedPage, FetchError> {
-    let mut bytes = Vec::new();
-    reader
-        .take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| FetchError::File {
-            path: "-".into(),
-            detail: e.to_string(),
-        })?;
-    let cut = bytes.len() > limit;
-    bytes.truncate(limit);
-    let decoded = crate::extract::decode_html(&bytes, None);
-    let mut page = super::from_html(&decoded.html, url, options);
-    if cut {
-        page.truncated = true;
-        page.warnings.push(Warning::new(
-            WarningCode::BodyTruncated,
-            format!("the input is larger than {limit} bytes; only the first {limit} were read"),
-        ));
-    }
-    Ok(page)
+    let started = Instant::now();
+    let (bytes, cut) = read_limited(reader, limit, 0).map_err(|e| FetchError::File {
+        path: "-".into(),
+        detail: e.to_string(),
+    })?;
+    let saved = Saved {
+        label: "the input".into(),
+        url,
+        file_url: None,
+        unnamed: "about:blank".into(),
+        content_type: None,
+    };
+    Ok(saved.read(&bytes, cut, limit, options, started))
 }

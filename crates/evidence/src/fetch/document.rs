@@ -59,8 +59,6 @@ pub(crate) struct Reading {
     /// Why reading the page was stopped (its time budget ran out); the
     /// reading then keeps no text.
     pub(crate) too_complex: Option<String>,
-    /// The budget the page is read within (its later stages too).
-    pub(crate) budget: PageBudget,
 }
 
 impl Reading {
@@ -92,11 +90,12 @@ impl Reading {
             provenance,
             chrome_used: false,
             too_complex: None,
-            budget: PageBudget::default(),
         }
     }
 
-    /// Reads an HTML document within the default budget.
+    /// Reads an HTML document: the markup bounded before parsing, then
+    /// extraction, signals and the safety scan within the options' page
+    /// budget (past it, the reading is too complex and keeps no text).
     pub(crate) fn from_html(
         html: String,
         url: Option<&Url>,
@@ -104,27 +103,12 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let budget = options.budget;
-        Self::from_html_within(html, url, options, source, provenance, &budget)
-    }
-
-    /// Reads an HTML document: the markup bounded before parsing, then
-    /// extraction, signals and the safety scan within the time budget
-    /// (past it, the reading is too complex and keeps no text).
-    pub(crate) fn from_html_within(
-        html: String,
-        url: Option<&Url>,
-        options: &FetchOptions,
-        source: Source,
-        provenance: Provenance,
-        budget: &PageBudget,
-    ) -> Self {
+        let budget = &options.budget;
         // One-time matcher construction is not the page's cost.
         crate::extract::prepare();
         safety::prepare();
         let deadline = budget.stage_deadline();
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
-        r.budget = *budget;
         r.raw_chars = Some(html.chars().count());
         let bounded = bound_markup(&html, &MarkupBounds::of(budget));
         let ex = extract(&bounded.html, url, &extract_options(options));
@@ -136,15 +120,15 @@ impl Reading {
         drop(bounded);
         match read {
             Ok(()) => r.take_extracted(ex, options),
-            Err(out) => r.stop(out),
+            Err(out) => r.stop(out, budget),
         }
         r.html = Some(html);
         r
     }
 
     /// Marks the reading too complex: it keeps no text.
-    fn stop(&mut self, out: OutOfTime) {
-        self.too_complex = Some(too_complex_reason(out, self.budget.time));
+    fn stop(&mut self, out: OutOfTime, budget: &PageBudget) {
+        self.too_complex = Some(too_complex_reason(out, budget.time));
         self.safety.clear();
     }
 
@@ -207,7 +191,8 @@ impl Reading {
         self.markdown = ex.markdown;
     }
 
-    /// Reads plain text (text/*, JSON): the text as it is.
+    /// Reads a plain-text document (its text bound from the options' page
+    /// budget).
     pub(crate) fn from_text(
         text: String,
         url: Option<&Url>,
@@ -215,23 +200,9 @@ impl Reading {
         source: Source,
         provenance: Provenance,
     ) -> Self {
-        let budget = options.budget;
-        Self::from_text_within(text, url, options, source, provenance, &budget)
-    }
-
-    /// [`Self::from_text`] within `budget` (its text bound).
-    fn from_text_within(
-        text: String,
-        url: Option<&Url>,
-        options: &FetchOptions,
-        source: Source,
-        provenance: Provenance,
-        budget: &PageBudget,
-    ) -> Self {
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
-        r.budget = *budget;
         let mut text = text.trim().to_string();
-        let bound = r.budget.text_bytes();
+        let bound = options.budget.text_bytes();
         if text.len() > bound {
             let mut cut = bound;
             while !text.is_char_boundary(cut) {
@@ -263,7 +234,7 @@ impl Reading {
     }
 
     /// Reads a response body according to its content type, within the
-    /// default budget.
+    /// options' page budget.
     pub(crate) fn from_body(
         body: &[u8],
         content_type: Option<&str>,
@@ -271,20 +242,6 @@ impl Reading {
         options: &FetchOptions,
         source: Source,
         provenance: Provenance,
-    ) -> Self {
-        let budget = options.budget;
-        let body = Body { body, content_type };
-        Self::from_body_within(body, url, options, source, provenance, &budget)
-    }
-
-    /// [`Self::from_body`] within `budget`.
-    fn from_body_within(
-        Body { body, content_type }: Body<'_>,
-        url: &Url,
-        options: &FetchOptions,
-        source: Source,
-        provenance: Provenance,
-        budget: &PageBudget,
     ) -> Self {
         let class = ContentClass::of(content_type);
         let declared = content_type.unwrap_or("(none)");
@@ -315,18 +272,10 @@ impl Reading {
             had_errors: decoded.had_errors,
         };
         let mut r = match class {
-            ContentClass::Html | ContentClass::Xml => Reading::from_html_within(
-                decoded.html,
-                Some(url),
-                options,
-                source,
-                provenance,
-                budget,
-            ),
-            _ => {
-                let text = decoded.html;
-                Reading::from_text_within(text, Some(url), options, source, provenance, budget)
+            ContentClass::Html | ContentClass::Xml => {
+                Reading::from_html(decoded.html, Some(url), options, source, provenance)
             }
+            _ => Reading::from_text(decoded.html, Some(url), options, source, provenance),
         };
         if info.had_errors {
             r.warnings.push(Warning::new(
@@ -380,10 +329,10 @@ impl Reading {
             options.focus.as_deref(),
             &mut warnings,
         );
-        let (text, markdown, highlights) = match highlighted(&text, options, &self.budget) {
+        let (text, markdown, highlights) = match highlighted(&text, options, &options.budget) {
             Ok(highlights) => (text, markdown, highlights),
             Err(out) => {
-                let reason = too_complex_reason(out, self.budget.time);
+                let reason = too_complex_reason(out, options.budget.time);
                 assessment = Assessment::failed(Verdict::TooComplex, reason);
                 (String::new(), String::new(), Vec::new())
             }
@@ -436,12 +385,6 @@ impl Reading {
             },
         }
     }
-}
-
-/// A body and its declared content type.
-struct Body<'a> {
-    body: &'a [u8],
-    content_type: Option<&'a str>,
 }
 
 /// What extraction produces for a fetch.
@@ -522,10 +465,20 @@ pub(crate) fn elapsed_ms(since: Instant) -> u64 {
 /// Reads HTML you already have (no network): the same extraction, verdict
 /// (source `reader`), quality and safety scan as a fetched page. `url` is
 /// the page's address, used to resolve links and as the envelope's URL
-/// (`about:blank` when absent). Within the default [`PageBudget`]
-/// ([`PageBudget::read_html`] takes another).
+/// (`about:blank` when absent). Within the options' [`PageBudget`]: a page
+/// past its size bounds is read in part (`truncated`, with the warning), a
+/// page past its time budget is `too_complex`.
 pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
-    options.budget.read_html(html, url, options)
+    let started = Instant::now();
+    let parsed = url.and_then(|u| Url::parse(u.trim()).ok());
+    let reading = Reading::from_html(
+        html.to_string(),
+        parsed.as_ref(),
+        options,
+        Source::Reader,
+        Provenance::public(Runtime::Local),
+    );
+    finish_local(reading, url.unwrap_or("about:blank"), options, started)
 }
 
 /// Reads a saved page from a file (no network): bytes decoded by BOM or
@@ -533,8 +486,8 @@ pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> Fetch
 /// [`from_html`]. `url` is the page's original address, when known (the
 /// envelope's URL is `file://<path>` otherwise). At most
 /// [`DEFAULT_BODY_LIMIT`](super::DEFAULT_BODY_LIMIT) bytes are read, as on
-/// the HTTP path (see [`fetch_from_file_limited`]), within the default
-/// [`PageBudget`] ([`PageBudget::read_file`] takes another).
+/// the HTTP path (see [`fetch_from_file_limited`]), within the options'
+/// [`PageBudget`].
 pub fn fetch_from_file(
     path: impl AsRef<Path>,
     url: Option<&str>,
@@ -555,96 +508,104 @@ pub fn fetch_from_file_limited(
     options: &FetchOptions,
     limit: usize,
 ) -> Result<FetchedPage, FetchError> {
-    read_file(path.as_ref(), url, options, limit, &options.budget)
+    read_file(path.as_ref(), url, options, limit)
 }
 
-impl PageBudget {
-    /// [`from_html`] within this budget: a page past its size bounds is
-    /// read in part (`truncated`, with the warning), a page past its time
-    /// budget is `too_complex`.
-    pub fn read_html(&self, html: &str, url: Option<&str>, options: &FetchOptions) -> FetchedPage {
-        let started = Instant::now();
-        let parsed = url.and_then(|u| Url::parse(u.trim()).ok());
-        let reading = Reading::from_html_within(
-            html.to_string(),
-            parsed.as_ref(),
-            options,
-            Source::Reader,
-            Provenance::public(Runtime::Local),
-            self,
-        );
-        finish_local(reading, url.unwrap_or("about:blank"), options, started)
-    }
-
-    /// [`fetch_from_file`] within this budget (see [`PageBudget::read_html`]).
-    pub fn read_file(
-        &self,
-        path: impl AsRef<Path>,
-        url: Option<&str>,
-        options: &FetchOptions,
-    ) -> Result<FetchedPage, FetchError> {
-        read_file(path.as_ref(), url, options, super::DEFAULT_BODY_LIMIT, self)
-    }
-}
-
-/// Reads the file at `path`: at most `limit` bytes, within `budget`.
+/// Reads the file at `path`: at most `limit` bytes, within the options'
+/// page budget.
 fn read_file(
     path: &Path,
     url: Option<&str>,
     options: &FetchOptions,
     limit: usize,
-    budget: &PageBudget,
 ) -> Result<FetchedPage, FetchError> {
     let started = Instant::now();
     let (bytes, cut) = read_bounded(path, limit)?;
     let file_url = std::fs::canonicalize(path)
         .ok()
         .and_then(|p| Url::from_file_path(p).ok());
-    let page_url = url.and_then(|u| Url::parse(u.trim()).ok());
-    let base = page_url.as_ref().or(file_url.as_ref());
     let content_type = match path.extension().and_then(|e| e.to_str()) {
         Some("txt" | "md" | "markdown") => Some("text/plain"),
         Some("json") => Some("application/json"),
         _ => None,
     };
-    let provenance = Provenance::public(Runtime::Local);
-    let mut reading = match base {
-        Some(base) => {
-            let body = Body {
-                body: &bytes,
-                content_type,
-            };
-            Reading::from_body_within(body, base, options, Source::Reader, provenance, budget)
-        }
-        None => {
-            let decoded = decode_html(&bytes, content_type);
-            let html = decoded.html;
-            Reading::from_html_within(html, None, options, Source::Reader, provenance, budget)
-        }
+    let saved = Saved {
+        label: path.display().to_string(),
+        url,
+        file_url,
+        unnamed: path.display().to_string(),
+        content_type,
     };
-    reading.content_type = content_type.map(str::to_owned);
-    let shown = url
-        .map(str::to_owned)
-        .or_else(|| file_url.as_ref().map(Url::to_string))
-        .unwrap_or_else(|| path.display().to_string());
-    let mut page = finish_local(reading, &shown, options, started);
-    if cut {
-        page.truncated = true;
-        page.warnings.push(Warning::new(
-            WarningCode::BodyTruncated,
-            format!(
-                "{} is larger than {limit} bytes; only the first {limit} were read",
-                path.display()
+    Ok(saved.read(&bytes, cut, limit, options, started))
+}
+
+/// Where a saved page's bytes came from, as its reading names it.
+pub(crate) struct Saved<'a> {
+    /// What the body-cut warning calls the source.
+    pub(crate) label: String,
+    /// The page's original address, when known.
+    pub(crate) url: Option<&'a str>,
+    /// The file's own `file://` address, when it has one.
+    pub(crate) file_url: Option<Url>,
+    /// The envelope's URL when neither address is known.
+    pub(crate) unnamed: String,
+    /// The content type the source implies (a `.txt` file is text).
+    pub(crate) content_type: Option<&'a str>,
+}
+
+impl Saved<'_> {
+    /// Reads `bytes` (cut at `limit` when `cut`) as a saved page: decoded
+    /// and extracted as an HTTP body, links resolved against the page's
+    /// address (or the file's), and a cut body said so.
+    pub(crate) fn read(
+        self,
+        bytes: &[u8],
+        cut: bool,
+        limit: usize,
+        options: &FetchOptions,
+        started: Instant,
+    ) -> FetchedPage {
+        let page_url = self.url.and_then(|u| Url::parse(u.trim()).ok());
+        let base = page_url.as_ref().or(self.file_url.as_ref());
+        let (content_type, provenance) = (self.content_type, Provenance::public(Runtime::Local));
+        let mut reading = match base {
+            Some(base) => Reading::from_body(
+                bytes,
+                content_type,
+                base,
+                options,
+                Source::Reader,
+                provenance,
             ),
-        ));
+            None => {
+                let html = decode_html(bytes, content_type).html;
+                Reading::from_html(html, None, options, Source::Reader, provenance)
+            }
+        };
+        reading.content_type = content_type.map(str::to_owned);
+        let shown = self
+            .url
+            .map(str::to_owned)
+            .or_else(|| self.file_url.as_ref().map(Url::to_string))
+            .unwrap_or(self.unnamed);
+        let mut page = finish_local(reading, &shown, options, started);
+        if cut {
+            page.truncated = true;
+            page.warnings.push(Warning::new(
+                WarningCode::BodyTruncated,
+                format!(
+                    "{} is larger than {limit} bytes; only the first {limit} were read",
+                    self.label
+                ),
+            ));
+        }
+        page
     }
-    Ok(page)
 }
 
 /// At most `limit` bytes of the regular file at `path`, and whether there
 /// was more.
 fn read_bounded(path: &Path, limit: usize) -> Result<(Vec<u8>, bool), FetchError> {
-    use std::io::Read;
     let error = |detail: String| FetchError::File {
         path: path.to_path_buf(),
         detail,
@@ -654,10 +615,20 @@ fn read_bounded(path: &Path, limit: usize) -> Result<(Vec<u8>, bool), FetchError
     if !meta.is_file() {
         return Err(error("not a regular file: give a saved page".into()));
     }
-    let mut bytes = Vec::with_capacity((meta.len() as usize).min(limit));
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| error(e.to_string()))?;
+    let capacity = (meta.len() as usize).min(limit);
+    read_limited(file, limit, capacity).map_err(|e| error(e.to_string()))
+}
+
+/// At most `limit` bytes of `reader`, read incrementally, and whether there
+/// was more.
+pub(crate) fn read_limited(
+    reader: impl std::io::Read,
+    limit: usize,
+    capacity: usize,
+) -> std::io::Result<(Vec<u8>, bool)> {
+    use std::io::Read;
+    let mut bytes = Vec::with_capacity(capacity);
+    reader.take(limit as u64 + 1).read_to_end(&mut bytes)?;
     let cut = bytes.len() > limit;
     bytes.truncate(limit);
     Ok((bytes, cut))

@@ -657,8 +657,7 @@ impl Enricher<'_> {
                     // The clock of a page starts when its read does.
                     async move {
                         let page_deadline = Deadline::after(options.page_timeout).min(deadline);
-                        let budget = options.page_budget;
-                        let read = self.fetch_one(chosen, fetch_options, page_deadline, budget);
+                        let read = self.fetch_one(chosen, fetch_options, page_deadline);
                         (index, read.await)
                     }
                 })
@@ -676,7 +675,6 @@ impl Enricher<'_> {
         chosen: Chosen,
         fetch_options: FetchOptions,
         deadline: Deadline,
-        budget: PageBudget,
     ) -> Fetched {
         let Chosen {
             row,
@@ -696,7 +694,7 @@ impl Enricher<'_> {
                 let url = row.url.clone();
                 let page_url = url.clone();
                 let task = tokio::task::spawn_blocking(move || {
-                    budget.read_file(&path, Some(&page_url), &fetch_options)
+                    crate::fetch::fetch_from_file(&path, Some(&page_url), &fetch_options)
                 });
                 (url, ReadFrom::LocalFile, task)
             }
