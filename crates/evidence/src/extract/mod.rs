@@ -467,13 +467,18 @@ fn main_content(
         keep_link_paragraphs: true,
         ..normal
     };
-    let landmark = analysis.landmark(dom);
     let container = analysis.best_container(dom).map(|(ix, _)| ix);
-    let (mut best, mut strategy) = match container {
-        Some(ix) => (
-            render::render(dom, analysis, ix, &normal),
-            Strategy::Container,
-        ),
+    let chosen = match container.map(|ix| render::render(dom, analysis, ix, &normal)) {
+        // The usual case: enough text, so no fallback (nor the landmark
+        // they need) is looked at.
+        Some(rendered) if chars_of(&rendered) >= THIN_CONTENT_CHARS => {
+            return (rendered, Strategy::Container);
+        }
+        other => other,
+    };
+    let landmark = analysis.landmark(dom);
+    let (mut best, mut strategy) = match chosen {
+        Some(rendered) => (rendered, Strategy::Container),
         // No prose anywhere: the page's content landmark, or else the
         // visible text as it is, links included.
         None => (

@@ -322,8 +322,9 @@ fn is_template_script(open_tag: &[u8]) -> bool {
 /// The value of attribute `name` (lower-case ASCII) in a start tag, quoted
 /// or not.
 fn attr_value<'t>(open_tag: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
+    let lower = open_tag.to_ascii_lowercase();
     let mut from = 0;
-    while let Some(off) = memchr::memmem::find(&open_tag[from..].to_ascii_lowercase(), name) {
+    while let Some(off) = memchr::memmem::find(&lower[from..], name) {
         let at = from + off;
         from = at + name.len();
         let preceded = at > 0 && open_tag[at - 1].is_ascii_whitespace();
