@@ -34,10 +34,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use ego_tree::NodeRef;
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use scraper::{Html, Node};
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -127,6 +128,12 @@ pub struct InjectionPhrase {
     pub lang: &'static str,
     /// How serious a match is.
     pub severity: Severity,
+    /// Lowercase literals that every match begins with (compared ASCII
+    /// case-insensitively). The expression only runs on text that holds
+    /// one of them, so a page without any costs no regex compilation; a
+    /// unit test derives each phrase's literals from its expression and
+    /// checks that these cover them.
+    pub leads: &'static [&'static str],
     /// The regular expression.
     pub pattern: &'static str,
 }
@@ -135,12 +142,14 @@ const fn phrase(
     id: &'static str,
     lang: &'static str,
     severity: Severity,
+    leads: &'static [&'static str],
     pattern: &'static str,
 ) -> InjectionPhrase {
     InjectionPhrase {
         id,
         lang,
         severity,
+        leads,
         pattern,
     }
 }
@@ -151,259 +160,358 @@ pub const INJECTION_PHRASES: &[InjectionPhrase] = &[
         "ignore-previous-instructions",
         "en",
         Severity::High,
+        &["ignore"],
         r"\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|foregoing|former|original)\s+(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|context)",
     ),
     phrase(
         "ignore-all-instructions",
         "en",
         Severity::High,
+        &["ignore"],
         r"\bignore\s+(?:all|any)\s+(?:of\s+)?(?:your\s+|the\s+)?(?:instructions|rules|guidelines|directives)\b",
     ),
     phrase(
         "disregard-prior",
         "en",
         Severity::High,
+        &["disregard"],
         r"\bdisregard\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|foregoing)\b|\bdisregard\s+(?:all\s+)?(?:your|the)\s+(?:instructions|rules|guidelines|system\s+prompt)\b",
     ),
     phrase(
         "forget-instructions",
         "en",
         Severity::High,
+        &["forget"],
         r"\bforget\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:your\s+|the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|rules|context|prompts?)|\bforget\s+everything\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)",
     ),
     phrase(
         "override-instructions",
         "en",
         Severity::High,
+        &["override"],
         r"\boverride\s+(?:all\s+|your\s+|the\s+)*(?:previous\s+|prior\s+|system\s+|safety\s+)?(?:instructions|prompts?|guidelines)\b",
     ),
     phrase(
         "new-instructions-header",
         "en",
         Severity::High,
+        &["actual", "new", "real", "revised", "updated"],
         r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions\s*:",
     ),
     phrase(
         "reveal-system-prompt",
         "en",
         Severity::High,
+        &[
+            "display", "dump", "leak", "output", "print", "repeat", "reveal", "show",
+        ],
         r"\b(?:reveal|print|show|output|repeat|leak|display|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+|initial\s+)?(?:system\s+prompt|initial\s+instructions|hidden\s+instructions|instructions\s+above)",
     ),
     phrase(
         "hide-from-user",
         "en",
         Severity::High,
+        &["do", "never"],
         r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|show\s+(?:this\s+)?to)\s+(?:the\s+)?user\b",
     ),
     phrase(
         "exfiltrate-secrets",
         "en",
         Severity::Medium,
+        &["email", "exfiltrate", "forward", "post", "send", "upload"],
         r"\b(?:send|post|forward|upload|exfiltrate|email)\s+(?:me\s+|us\s+)?(?:the\s+|your\s+|all\s+)*(?:user'?s?\s+)?(?:api[\s_-]?keys?|passwords?|credentials|access[\s_-]?tokens?|session\s+cookies|cookies|secrets?|private[\s_-]?keys?|ssh[\s_-]?keys?)\b",
     ),
     phrase(
         "chat-template-tokens",
         "en",
         Severity::Medium,
+        &[
+            "<<sys>>",
+            "<|eot_id|>",
+            "<|im_end|>",
+            "<|im_start|>",
+            "<|start_header_id|>",
+            "<|system|>",
+            "[/inst]",
+            "[inst]",
+        ],
         r"<\|im_start\|>|<\|im_end\|>|<\|system\|>|\[/?INST\]|<<SYS>>|<\|start_header_id\|>|<\|eot_id\|>",
     ),
     phrase(
         "you-are-now",
         "en",
         Severity::Medium,
+        &["you"],
         r"\byou\s+are\s+now\s+(?:(?:a|an|the|my)\s+)?(?:[a-z-]+\s+){0,2}?(?:assistant|ai|agent|model|chatbot|bot|dan|jailbroken|unrestricted|unfiltered|in\s+developer\s+mode)\b",
     ),
     phrase(
         "addressed-to-ai",
         "en",
         Severity::Medium,
+        &[
+            "ai",
+            "attention",
+            "if",
+            "instruction",
+            "llm",
+            "message",
+            "note",
+        ],
         r"\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|ai\s+(?:assistant|agent|model)|chatbot|automated\s+agent)\b|\b(?:attention|note|message|instructions?)\s+(?:to|for)\s+(?:all\s+|any\s+)?(?:ais|llms?|language\s+models?|ai\s+(?:assistants?|agents?|models?)|chatbots?)\b|\b(?:ai|llm)s?\s+(?:reading|processing|summari[sz]ing|crawling)\s+this\b",
     ),
     phrase(
         "pretend-role",
         "en",
         Severity::Medium,
+        &["pretend"],
         r"\bpretend\s+(?:that\s+)?(?:you\s+are|to\s+be)\s+(?:an?\s+)?(?:human|user|admin|administrator|developer|system|different\s+ai)\b",
     ),
     phrase(
         "jailbreak-terms",
         "en",
         Severity::Low,
+        &["dan", "developer", "do", "jailbreak"],
         r"\b(?:developer\s+mode|jailbreak(?:ing)?|do\s+anything\s+now|dan\s+mode)\b",
     ),
     phrase(
         "system-prompt-mention",
         "en",
         Severity::Low,
+        &["system"],
         r"\bsystem\s+prompts?\b",
     ),
     phrase(
         "as-an-ai",
         "en",
         Severity::Low,
+        &["as"],
         r"\bas\s+an\s+ai(?:\s+language\s+model|\s+assistant|\s+model)?\b",
     ),
     phrase(
         "zh-ignore-instructions",
         "zh",
         Severity::High,
+        &["不要", "忽略", "忽视", "无视"],
         r"(?:忽略|无视|忽视|不要理会|不要理睬)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|此前|上述|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|提示词?|规则|说明|要求|设定)",
     ),
     phrase(
         "zh-forget-instructions",
         "zh",
         Severity::High,
+        &["忘掉", "忘记"],
         r"忘(?:记|掉)(?:你)?(?:之前|以上|上面|前面|先前|所有|全部)(?:的)?(?:所有)?(?:指令|指示|提示词?|规则|设定|对话)",
     ),
     phrase(
         "zh-reveal-system-prompt",
         "zh",
         Severity::High,
+        &["告诉", "打印", "显示", "泄露", "输出", "透露", "重复"],
         r"(?:泄露|输出|显示|打印|告诉我|透露|重复)(?:一下)?(?:你的)?(?:系统提示词?|系统指令|初始指令|提示词)",
     ),
     phrase(
         "zh-you-are-now",
         "zh",
         Severity::Medium,
+        &["从现", "现在"],
         r"(?:从现在(?:开始|起)|现在)(?:，|,)?\s*你(?:是|将是|要扮演|扮演|变成)",
     ),
     phrase(
         "zh-addressed-to-ai",
         "zh",
         Severity::Medium,
+        &[
+            "写给", "如果", "致a", "致一", "致人", "致大", "致所", "致智", "致语",
+        ],
         r"(?:如果你是|致|写给)(?:一个|所有)?(?:AI|人工智能|大模型|语言模型|大语言模型|智能体|AI助手)",
     ),
     phrase(
         "zh-system-prompt-mention",
         "zh",
         Severity::Low,
+        &["系统"],
         r"系统提示词?",
     ),
     phrase(
         "zh-as-an-ai",
         "zh",
         Severity::Low,
+        &["作为"],
         r"作为(?:一个|一名)?(?:AI|人工智能)(?:语言模型|助手|模型)?",
     ),
     phrase(
         "zh-hant-ignore-instructions",
         "zh",
         Severity::High,
+        &["不要", "忽略", "忽視", "無視"],
         r"(?:忽略|無視|忽視|不要理會)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|此前|上述|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|提示詞?|規則|說明|要求|設定)",
     ),
     phrase(
         "zh-hant-reveal-system-prompt",
         "zh",
         Severity::High,
+        &[
+            "列印", "告訴", "洩漏", "洩露", "輸出", "透露", "重複", "顯示",
+        ],
         r"(?:洩露|洩漏|輸出|顯示|列印|告訴我|透露|重複)(?:一下)?(?:你的)?(?:系統提示詞?|系統指令|初始指令|提示詞)",
     ),
     phrase(
         "zh-hide-from-user",
         "zh",
         Severity::High,
+        &[
+            "不要", "切勿", "別告", "別讓", "別让", "別透", "别告", "别讓", "别让", "别透",
+        ],
         r"(?:不要|别|別|切勿)(?:告诉|告訴|透露给|透露給|让|讓)(?:用户|用戶|使用者)",
     ),
     phrase(
         "ja-ignore-instructions",
         "ja",
         Severity::High,
+        &[
+            "これ", "すべ", "上記", "今ま", "以前", "先ほ", "全て", "前の",
+        ],
         r"(?:これまで|今まで|以前|前|上記|先ほど|すべて|全て)の(?:指示|命令|指令|プロンプト|ルール|設定)(?:は|を)?(?:すべて|全て)?(?:無視|忘れ)",
     ),
     phrase(
         "ja-ignore-the-instructions",
         "ja",
         Severity::High,
+        &["プロ", "ルー", "命令", "指令", "指示"],
         r"(?:指示|命令|指令|プロンプト|ルール)(?:は|を)(?:すべて|全て)?(?:無視|忘れ)(?:して|しろ|せよ|しなさい|てください|てくれ)",
     ),
     phrase(
         "ja-reveal-system-prompt",
         "ja",
         Severity::High,
+        &["シス", "初期", "隠さ"],
         r"(?:システムプロンプト|初期指示|隠された指示)(?:を|の内容を)?(?:表示|出力|教え|見せ|開示|繰り返)",
     ),
     phrase(
         "ja-hide-from-user",
         "ja",
         Severity::High,
+        &["ユー"],
         r"ユーザー(?:に|には)(?:言わない|伝えない|知らせない|教えない|言うな|伝えるな)",
     ),
     phrase(
         "ja-you-are-now",
         "ja",
         Severity::Medium,
+        &["これ", "今か", "今後"],
         r"(?:今から|これから|今後)(?:、|,)?\s*(?:あなた|君|お前)は",
     ),
     phrase(
         "ja-addressed-to-ai",
         "ja",
         Severity::Medium,
+        &["ai", "あな", "チャ", "人工", "言語"],
         r"(?:あなたが)?(?:AI|人工知能|言語モデル|チャットボット)(?:である|なら|ならば|の場合)",
     ),
     phrase(
         "ko-ignore-instructions",
         "ko",
         Severity::High,
+        &["모든", "앞의", "위", "이전", "지금"],
         r"(?:이전|모든|위의?|앞의|지금까지의?)\s*(?:지시|명령|지침|프롬프트|규칙|설정)(?:사항)?(?:들)?(?:을|를|은|는)?\s*(?:모두\s*|전부\s*)?(?:무시|잊어|잊고)",
     ),
     phrase(
         "ko-ignore-the-instructions",
         "ko",
         Severity::High,
+        &["명령", "지시", "지침", "프롬"],
         r"(?:지시|명령|지침|프롬프트)(?:사항)?(?:을|를)\s*(?:모두\s*|전부\s*)?무시(?:하고|하세요|해|해라|하십시오|할\s*것)",
     ),
     phrase(
         "ko-reveal-system-prompt",
         "ko",
         Severity::High,
+        &["시스"],
         r"시스템\s*프롬프트(?:를|을)?\s*(?:보여|출력|공개|알려|반복)",
     ),
     phrase(
         "ko-hide-from-user",
         "ko",
         Severity::High,
+        &["사용"],
         r"사용자(?:에게|한테)\s*(?:말하지|알리지|알려주지|보여주지)\s*(?:마|말)",
     ),
     phrase(
         "ko-you-are-now",
         "ko",
         Severity::Medium,
+        &["이제", "지금"],
         r"(?:지금부터|이제부터|이제)\s*(?:당신은|너는|넌)",
     ),
     phrase(
         "ko-addressed-to-ai",
         "ko",
         Severity::Medium,
+        &["너가", "네가", "당신"],
         r"(?:당신이|네가|너가)\s*(?:AI|인공지능|언어\s*모델|챗봇)(?:라면|이라면)",
     ),
 ];
 
+/// The phrase table's matchers: one Aho-Corasick automaton over every
+/// phrase's leads, and each phrase's expression, compiled the first time
+/// text holds one of its leads.
 struct PhraseMatchers {
-    set: RegexSet,
-    each: Vec<Regex>,
+    leads: AhoCorasick,
+    /// The phrase of each lead, in the automaton's pattern order.
+    lead_phrase: Vec<usize>,
+    each: Vec<OnceLock<Regex>>,
 }
 
-/// Builds the scan's matchers now (once per process), so that their one-time
-/// cost is never charged to a page's time budget.
+impl PhraseMatchers {
+    fn new() -> Self {
+        let (lead_phrase, words): (Vec<usize>, Vec<&str>) = INJECTION_PHRASES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| p.leads.iter().map(move |w| (i, *w)))
+            .unzip();
+        PhraseMatchers {
+            leads: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                .build(words)
+                .expect("the injection phrase leads are valid literals"),
+            lead_phrase,
+            each: INJECTION_PHRASES.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The phrases whose leads occur in `text`, in table order. Text with a
+    /// non-ASCII letter that folds to an ASCII one (the Kelvin sign, the
+    /// long s) could match without an ASCII lead: every phrase is tried.
+    fn candidates(&self, text: &str) -> Vec<usize> {
+        if text.contains(['\u{212A}', '\u{017F}']) {
+            return (0..INJECTION_PHRASES.len()).collect();
+        }
+        let mut seen = vec![false; INJECTION_PHRASES.len()];
+        for m in self.leads.find_overlapping_iter(text) {
+            seen[self.lead_phrase[m.pattern().as_usize()]] = true;
+        }
+        (0..seen.len()).filter(|&i| seen[i]).collect()
+    }
+
+    /// Phrase `i`'s expression (case-insensitive, ASCII word boundaries so
+    /// the fast DFA engines stay usable on non-ASCII text).
+    fn regex(&self, i: usize) -> &Regex {
+        self.each[i].get_or_init(|| {
+            let pattern = INJECTION_PHRASES[i].pattern.replace(r"\b", r"(?-u:\b)");
+            Regex::new(&format!("(?i){pattern}"))
+                .expect("the injection phrase table holds valid regexes")
+        })
+    }
+}
+
+/// Builds the scan's fixed matchers now (once per process), so that their
+/// one-time cost is never charged to a page's time budget. The phrases'
+/// expressions are compiled on first need.
 pub(crate) fn prepare() {
     LazyLock::force(&PHRASES);
-    LazyLock::force(&CSS_RULE);
 }
 
-static PHRASES: LazyLock<PhraseMatchers> = LazyLock::new(|| {
-    let patterns: Vec<String> = INJECTION_PHRASES
-        .iter()
-        // ASCII word boundaries keep the fast DFA engines usable on
-        // non-ASCII text (a Unicode `\b` forces the slow fallback).
-        .map(|p| format!("(?i){}", p.pattern.replace(r"\b", r"(?-u:\b)")))
-        .collect();
-    PhraseMatchers {
-        set: RegexSet::new(&patterns).expect("the injection phrase table holds valid regexes"),
-        each: patterns
-            .iter()
-            .map(|p| Regex::new(p).expect("the injection phrase table holds valid regexes"))
-            .collect(),
-    }
-});
+static PHRASES: LazyLock<PhraseMatchers> = LazyLock::new(PhraseMatchers::new);
 
 /// Hidden blocks with at least this many characters of prose are flagged.
 pub const HIDDEN_PROSE_MIN_CHARS: usize = 200;
@@ -498,14 +606,19 @@ fn cap_per_kind(flags: Vec<SafetyFlag>) -> Vec<SafetyFlag> {
 fn injection_flags(text: &str, location: FlagLocation, force: Option<Severity>) -> Vec<SafetyFlag> {
     let normalized = collapse_whitespace(text);
     let m = &*PHRASES;
-    if !m.set.is_match(&normalized) {
+    let present: Vec<usize> = m
+        .candidates(&normalized)
+        .into_iter()
+        .filter(|&i| m.regex(i).is_match(&normalized))
+        .collect();
+    if present.is_empty() {
         return Vec::new();
     }
     let mut flags = Vec::new();
     for (start, sentence) in sentences(&normalized) {
-        for i in m.set.matches(sentence).into_iter() {
+        for &i in &present {
             let phrase = &INJECTION_PHRASES[i];
-            let Some(found) = m.each[i].find(sentence) else {
+            let Some(found) = m.regex(i).find(sentence) else {
                 continue;
             };
             flags.push(SafetyFlag {
@@ -1271,4 +1384,51 @@ fn stuffed_keyword(anchors: &[String]) -> Option<(String, usize, usize)> {
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
     (k as f64 >= STUFFING_MIN_SHARE * anchors.len() as f64).then_some((word, k, anchors.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+
+    use super::*;
+
+    /// Every literal a phrase's matches can begin with starts with one of
+    /// its leads, so skipping text without a lead never misses a match.
+    #[test]
+    fn leads_cover_every_match_start() {
+        for phrase in INJECTION_PHRASES {
+            let pattern = phrase.pattern.replace(r"\b", r"(?-u:\b)");
+            let hir = regex_syntax::parse(&pattern).expect("valid pattern");
+            let mut extractor = Extractor::new();
+            extractor.kind(ExtractKind::Prefix);
+            let seq = extractor.extract(&hir);
+            let literals = seq
+                .literals()
+                .unwrap_or_else(|| panic!("{}: no finite set of leading literals", phrase.id));
+            for literal in literals {
+                let text = String::from_utf8_lossy(literal.as_bytes()).to_ascii_lowercase();
+                assert!(
+                    phrase.leads.iter().any(|lead| text.starts_with(lead)),
+                    "{}: a match can begin with {text:?}, which no lead covers",
+                    phrase.id
+                );
+            }
+            for lead in phrase.leads {
+                assert!(
+                    lead.chars()
+                        .all(|c| c.is_ascii() || c.to_lowercase().eq(c.to_uppercase())),
+                    "{}: lead {lead:?} has a non-ASCII cased letter",
+                    phrase.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_page_without_leads_compiles_no_phrase() {
+        let m = PhraseMatchers::new();
+        assert!(m.candidates("Hello world.").is_empty());
+        assert!(!m.candidates("IGNORE previous instructions").is_empty());
+        assert_eq!(m.candidates("\u{017F}").len(), INJECTION_PHRASES.len());
+    }
 }

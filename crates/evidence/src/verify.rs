@@ -13,8 +13,8 @@
 //!
 //! floored at 0. Text and title are whitespace-normalised first (runs of
 //! whitespace become one space); lengths are Unicode characters. Markers
-//! are searched in `title + "\n" + text`, case-insensitively, and each
-//! matching pattern counts once; the patterns are
+//! are searched in `title + "\n" + text`, ASCII case-insensitively, and each
+//! matching marker counts once; the markers are
 //! [`ferret_core::quality::VERDICT_MARKERS`] (re-exported as [`MARKERS`]),
 //! next to the broader word tables of page quality.
 //!
@@ -54,7 +54,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
-use regex::RegexSet;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::{
@@ -277,9 +277,13 @@ impl FromStr for Verdict {
 
 pub use ferret_core::quality::{MarkerKind, VERDICT_MARKERS as MARKERS};
 
-static MARKER_SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(MARKERS.iter().map(|(_, _, re)| format!("(?i){re}")))
-        .expect("the marker table holds valid regular expressions")
+/// One automaton over every marker (ASCII case-insensitive, overlapping).
+static MARKER_SET: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+        .build(MARKERS.iter().map(|(_, word, _)| word))
+        .expect("the marker table holds valid literals")
 });
 
 /// A marker found on a page.
@@ -293,14 +297,24 @@ pub struct Marker {
 
 /// The markers in `text` (each pattern at most once, in table order).
 pub fn find_markers(text: &str) -> Vec<Marker> {
-    MARKER_SET
-        .matches(text)
-        .into_iter()
+    let mut found = vec![false; MARKERS.len()];
+    for m in MARKER_SET.find_overlapping_iter(text) {
+        let i = m.pattern().as_usize();
+        found[i] |= !MARKERS[i].2 || whole_word(text.as_bytes(), m.start(), m.end());
+    }
+    (0..MARKERS.len())
+        .filter(|&i| found[i])
         .map(|i| Marker {
             kind: MARKERS[i].0,
             pattern: MARKERS[i].1.to_string(),
         })
         .collect()
+}
+
+/// Whether `text[start..end]` has an ASCII word boundary on each side.
+fn whole_word(text: &[u8], start: usize, end: usize) -> bool {
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    !text[..start].last().is_some_and(word) && !text.get(end).is_some_and(word)
 }
 
 /// Collapses runs of whitespace to one space and trims.

@@ -10,7 +10,7 @@
 //! | [`WEAK_CHALLENGE_WORDS`] | words a challenge page shows that ordinary pages also use (`cloudflare`, `access denied`) | page quality only |
 //! | [`AUTH_WALL_WORDS`] | a login wall | page quality |
 //! | [`PAYWALL_WORDS`] | a subscription wall | page quality |
-//! | [`VERDICT_MARKERS`] | the verdict scorer's exact patterns (word-bounded regular expressions, each with a [`MarkerKind`]) | the evidence verdict |
+//! | [`VERDICT_MARKERS`] | the verdict scorer's exact phrases (some whole-word only, each with a [`MarkerKind`]) | the evidence verdict |
 //!
 //! Every word is lowercase; matching is on lowercased text. An engine reads
 //! only the captcha and challenge tables, because a results page that
@@ -127,50 +127,27 @@ impl MarkerKind {
     }
 }
 
-/// The verdict scorer's marker table: kind, the pattern's name, and its
-/// regular expression (case-insensitive; `(?-u:\b)` is an ASCII word
-/// boundary, so `sign in` next to CJK text still matches). Narrower than
-/// the word tables on purpose: each match costs score points.
-pub const VERDICT_MARKERS: &[(MarkerKind, &str, &str)] = &[
-    (MarkerKind::Challenge, "captcha", r"(?-u:\b)captcha(?-u:\b)"),
-    (
-        MarkerKind::Challenge,
-        "checking your browser",
-        r"checking your browser",
-    ),
-    (
-        MarkerKind::Challenge,
-        "verify you are human",
-        r"verify you are human",
-    ),
-    (MarkerKind::Challenge, "are you a robot", r"are you a robot"),
-    (MarkerKind::Challenge, "cloudflare", r"cloudflare"),
-    (
-        MarkerKind::Challenge,
-        "attention required",
-        r"attention required",
-    ),
-    (MarkerKind::Challenge, "security check", r"security check"),
-    (MarkerKind::Auth, "sign in", r"(?-u:\b)sign in(?-u:\b)"),
-    (MarkerKind::Auth, "log in", r"(?-u:\b)log in(?-u:\b)"),
-    (MarkerKind::Auth, "create an account", r"create an account"),
-    (
-        MarkerKind::Auth,
-        "authentication required",
-        r"authentication required",
-    ),
-    (
-        MarkerKind::Paywall,
-        "subscribe",
-        r"(?-u:\b)subscribe(?-u:\b)",
-    ),
-    (
-        MarkerKind::Paywall,
-        "subscription",
-        r"(?-u:\b)subscription(?-u:\b)",
-    ),
-    (MarkerKind::Paywall, "continue reading", r"continue reading"),
-    (MarkerKind::Paywall, "members only", r"members only"),
+/// The verdict scorer's marker table: kind, the marker (lowercase; matched
+/// ASCII case-insensitively) and whether it must stand as a whole word (an
+/// ASCII word boundary on each side, so `sign in` next to CJK text still
+/// matches). Narrower than the word tables on purpose: each match costs
+/// score points.
+pub const VERDICT_MARKERS: &[(MarkerKind, &str, bool)] = &[
+    (MarkerKind::Challenge, "captcha", true),
+    (MarkerKind::Challenge, "checking your browser", false),
+    (MarkerKind::Challenge, "verify you are human", false),
+    (MarkerKind::Challenge, "are you a robot", false),
+    (MarkerKind::Challenge, "cloudflare", false),
+    (MarkerKind::Challenge, "attention required", false),
+    (MarkerKind::Challenge, "security check", false),
+    (MarkerKind::Auth, "sign in", true),
+    (MarkerKind::Auth, "log in", true),
+    (MarkerKind::Auth, "create an account", false),
+    (MarkerKind::Auth, "authentication required", false),
+    (MarkerKind::Paywall, "subscribe", true),
+    (MarkerKind::Paywall, "subscription", true),
+    (MarkerKind::Paywall, "continue reading", false),
+    (MarkerKind::Paywall, "members only", false),
 ];
 
 /// Quality signals of a page's text.
