@@ -145,3 +145,27 @@ fn extract_many_matches_one_at_a_time_in_order() {
     }
     assert!(many[4].text.starts_with("Page 4."));
 }
+
+#[test]
+fn a_page_that_is_only_its_headline_and_chrome_is_never_empty() {
+    // A photo page: a menu, the headline, a caption line and sharing links,
+    // no paragraph of prose anywhere.
+    let menu: String = (0..12)
+        .map(|k| format!("<li><a href=\"/s{k}\">Section {k}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferrets in the snow</title></head><body><nav><ul>{menu}</ul></nav><div class=\"gallery\"><h1>Ferrets in the snow</h1><div><span>Two ferrets play in fresh snow.</span></div><div><a href=\"/share\">Share</a></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("Two ferrets play"),
+        "the caption is lost: {:?}",
+        out.text
+    );
+    let headline_only =
+        "<html><head><title>In the pink</title></head><body><h2>In the pink</h2></body></html>";
+    assert!(
+        !run(headline_only).text.is_empty(),
+        "a headline-only page came out empty"
+    );
+}

@@ -163,6 +163,26 @@ impl Analysis {
         }
     }
 
+    /// The smallest element around the headline's heading that holds more
+    /// than the heading (three times its text), below `<body>`: where a
+    /// page without readable content keeps what it does say.
+    pub(crate) fn headline_area(&self, dom: &Dom<'_>) -> Option<NodeIx> {
+        let h = self.headline?;
+        let wanted = self.stats[h as usize].len.max(1) * 3;
+        let mut a = dom.node(h).parent;
+        while !matches!(dom.node(a).tag, Tag::Body | Tag::Html) {
+            if self.stats[a as usize].len >= wanted {
+                return Some(a);
+            }
+            let parent = dom.node(a).parent;
+            if parent == a {
+                break;
+            }
+            a = parent;
+        }
+        None
+    }
+
     /// The element that best holds the main content, with its score.
     pub(crate) fn best_container(&self, dom: &Dom<'_>) -> Option<(NodeIx, f32)> {
         let mut best: Option<(NodeIx, f32)> = None;

@@ -380,7 +380,18 @@ fn main_text(
     options: &ExtractOptions,
 ) -> MainText {
     let (rendered, strategy) = main_content(dom, analysis, base, body);
-    let blocks = tidy_blocks(rendered.blocks, title.as_deref(), meta.first_h1.as_deref());
+    let tidy = tidy_blocks(
+        rendered.blocks.clone(),
+        title.as_deref(),
+        meta.first_h1.as_deref(),
+    );
+    // A page whose content is its headline (a photo page, a one-line post)
+    // keeps the headline rather than coming out empty.
+    let blocks = if tidy.is_empty() {
+        rendered.blocks
+    } else {
+        tidy
+    };
     let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
     let text = join_text(&blocks);
     let markdown = if options.markdown {
@@ -520,6 +531,19 @@ fn main_content(
             best = alt;
             strategy = Strategy::ProseFallback;
         }
+    }
+    if chars_of(&best) == 0 {
+        // Nothing readable as content at all: the headline area, that is
+        // the visible text around the page's headline (or the whole body),
+        // chrome included, rather than nothing.
+        let around = analysis.headline_area(dom).unwrap_or(body);
+        let everything = RenderOptions {
+            keep_boilerplate: true,
+            keep_link_paragraphs: true,
+            ..normal
+        };
+        best = render::render(dom, analysis, around, &everything);
+        strategy = Strategy::WholeBody;
     }
     (best, strategy)
 }
