@@ -17,6 +17,9 @@
 use super::dom::{Dom, NodeIx, Tag, measure};
 use super::vocabulary::Hint;
 
+/// The largest headline area read from a page without readable content.
+pub(crate) const HEADLINE_AREA_MAX_CHARS: u32 = 1500;
+
 /// Penalty per junk character when choosing the container.
 const JUNK_WEIGHT: f32 = 1.0;
 /// Fewest non-link characters a block needs to count as prose.
@@ -164,15 +167,18 @@ impl Analysis {
     }
 
     /// The smallest element around the headline's heading that holds more
-    /// than the heading (three times its text), below `<body>`: where a
-    /// page without readable content keeps what it does say.
+    /// than the heading (three times its text), below `<body>` and at most
+    /// [`HEADLINE_AREA_MAX_CHARS`]: where a page without readable content
+    /// keeps what it does say.
     pub(crate) fn headline_area(&self, dom: &Dom<'_>) -> Option<NodeIx> {
         let h = self.headline?;
         let wanted = self.stats[h as usize].len.max(1) * 3;
         let mut a = dom.node(h).parent;
         while !matches!(dom.node(a).tag, Tag::Body | Tag::Html) {
-            if self.stats[a as usize].len >= wanted {
-                return Some(a);
+            let len = self.stats[a as usize].len;
+            if len >= wanted {
+                // A small area only: a big one is the page's chrome.
+                return (len <= HEADLINE_AREA_MAX_CHARS).then_some(a);
             }
             let parent = dom.node(a).parent;
             if parent == a {

@@ -183,6 +183,8 @@ pub enum Strategy {
     ProseFallback,
     /// No prose anywhere; the cleaned body as it is.
     WholeBody,
+    /// Nothing but the headline: the text is the page's title.
+    Headline,
     /// The page has no text.
     Empty,
 }
@@ -387,10 +389,13 @@ fn main_text(
     );
     // A page whose content is its headline (a photo page, a one-line post)
     // keeps the headline rather than coming out empty.
-    let blocks = if tidy.is_empty() {
-        rendered.blocks
-    } else {
-        tidy
+    let shows_text = analysis.stats.get(body as usize).is_some_and(|s| s.len > 0);
+    let (blocks, headline_only) = match (tidy.is_empty(), title) {
+        (false, _) => (tidy, false),
+        (true, _) if !rendered.blocks.is_empty() => (rendered.blocks, false),
+        // Only a page that shows some text: a script shell stays empty.
+        (true, Some(title)) if shows_text => (vec![headline_block(title)], true),
+        (true, _) => (Vec::new(), false),
     };
     let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
     let text = join_text(&blocks);
@@ -413,6 +418,8 @@ fn main_text(
     };
     let strategy = if text.is_empty() {
         Strategy::Empty
+    } else if headline_only {
+        Strategy::Headline
     } else {
         strategy
     };
@@ -532,24 +539,42 @@ fn main_content(
             strategy = Strategy::ProseFallback;
         }
     }
-    if chars_of(&best) == 0 {
-        // Nothing readable as content at all: the headline area, that is
-        // the visible text around the page's headline (or the whole body),
-        // chrome included, rather than nothing.
-        let around = analysis.headline_area(dom).unwrap_or(body);
-        let everything = RenderOptions {
-            keep_boilerplate: true,
-            keep_link_paragraphs: true,
-            ..normal
-        };
-        best = render::render(dom, analysis, around, &everything);
-        strategy = Strategy::WholeBody;
+    let empty = chars_of(&best) == 0;
+    match empty.then(|| headline_area_text(dom, analysis, &normal)) {
+        Some(Some(area)) => (area, Strategy::WholeBody),
+        _ => (best, strategy),
     }
-    (best, strategy)
+}
+
+/// For a page with nothing readable as content: the visible text around
+/// the page's headline, chrome included, rather than nothing (with no such
+/// area, the headline alone: see `main_text`).
+fn headline_area_text(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    normal: &RenderOptions<'_>,
+) -> Option<Rendered> {
+    let around = analysis.headline_area(dom)?;
+    let everything = RenderOptions {
+        keep_boilerplate: true,
+        keep_link_paragraphs: true,
+        ..*normal
+    };
+    Some(render::render(dom, analysis, around, &everything))
 }
 
 fn chars_of(r: &Rendered) -> usize {
     r.blocks.iter().map(|b| b.text.len()).sum()
+}
+
+/// The page's title as its only block.
+fn headline_block(title: &str) -> Block {
+    Block {
+        kind: BlockKind::Heading { level: 1 },
+        quote_depth: 0,
+        text: title.to_owned(),
+        markdown: title.to_owned(),
+    }
 }
 
 /// Removes the headline (already in `title`) with any short kicker lines
