@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferret_engines::cache::SearchCache;
-use ferret_evidence::fetch::{BrowserMode, Fetcher};
+use ferret_evidence::fetch::{BrowserMode, CacheMode, Fetcher};
 
 use crate::{Ferret, FerretBuilder, FerretError};
 
@@ -337,7 +337,44 @@ pub type BrowserConfig = ();
 /// [`BrowserMode::Never`] — the browser `browser` configures, started only if
 /// a page needs it.
 pub fn fetch_setup(mode: BrowserMode, browser: BrowserConfig) -> Result<FetchSetup, FerretError> {
-    fetch_setup_with_guard(mode, browser, ferret_core::guard::UrlGuard::from_env())
+    fetch_setup_cached(mode, browser, CacheMode::On)
+}
+
+/// [`fetch_setup`] with the page cache used as `cache` says: the HTTP
+/// step's answers are kept in `$FERRET_HOME/pages.db` (feature `sqlite`;
+/// `FERRET_NO_CACHE=1` turns it off). A page cache that cannot be opened is
+/// a logged warning; the fetcher works without it.
+pub fn fetch_setup_cached(
+    mode: BrowserMode,
+    browser: BrowserConfig,
+    cache: CacheMode,
+) -> Result<FetchSetup, FerretError> {
+    let guard = ferret_core::guard::UrlGuard::from_env();
+    let builder = with_page_cache(Fetcher::builder(), cache);
+    build_fetch_setup(builder, mode, browser, guard)
+}
+
+/// `builder` with the page cache under `FERRET_HOME` and `mode` as its
+/// default use, when it can be opened.
+fn with_page_cache(
+    builder: ferret_evidence::fetch::FetcherBuilder,
+    mode: CacheMode,
+) -> ferret_evidence::fetch::FetcherBuilder {
+    if env_var("FERRET_NO_CACHE").is_some_and(|v| crate::env::truthy(&v)) {
+        return builder;
+    }
+    #[cfg(feature = "sqlite")]
+    {
+        let opened = home().map_err(|e| e.to_string()).and_then(|h| {
+            ferret_evidence::fetch::PageCache::open(h.join("pages.db")).map_err(|e| e.to_string())
+        });
+        match opened {
+            Ok(cache) => return builder.page_cache(cache).cache_mode(mode),
+            Err(e) => tracing::warn!("page cache unavailable ({e}); fetching without it"),
+        }
+    }
+    let _ = mode;
+    builder
 }
 
 /// [`fetch_setup`] with the URL guard `guard` instead of the one the
@@ -349,7 +386,18 @@ pub fn fetch_setup_with_guard(
     browser: BrowserConfig,
     guard: ferret_core::guard::UrlGuard,
 ) -> Result<FetchSetup, FerretError> {
-    let mut builder = Fetcher::builder()
+    build_fetch_setup(Fetcher::builder(), mode, browser, guard)
+}
+
+/// The fetcher `builder` finishes with `guard`, `mode`, the browser and the
+/// GitHub settings of the environment.
+fn build_fetch_setup(
+    builder: ferret_evidence::fetch::FetcherBuilder,
+    mode: BrowserMode,
+    browser: BrowserConfig,
+    guard: ferret_core::guard::UrlGuard,
+) -> Result<FetchSetup, FerretError> {
+    let mut builder = builder
         .guard(guard)
         .browser_mode(mode)
         .github_token(env_var("GITHUB_TOKEN"));
