@@ -124,7 +124,7 @@ pub async fn run(args: SearchArgs) -> CmdResult {
         return print_presentation(&response, format == ReportFormat::Json);
     }
     match format {
-        ReportFormat::Json => return print_json(&response),
+        ReportFormat::Json => return print_json(&with_until(&response)),
         ReportFormat::Compact => say!(
             "{}",
             ferret::agent::compact::search::render(&response, budget).text
@@ -355,4 +355,22 @@ fn print_engine(e: &ferret::core::EngineReport) {
             e.unsupported.join(", ")
         );
     }
+}
+
+/// The envelope as JSON, each engine skipped for a while (an open breaker,
+/// a cool-down, an offline or unreachable verdict) carrying `until`: when
+/// it will be called again (RFC 3339), read from its message.
+fn with_until(response: &ferret::core::SearchResponse) -> serde_json::Value {
+    let mut value = serde_json::to_value(response).unwrap_or_default();
+    if let Some(engines) = value["engines"].as_array_mut() {
+        for engine in engines {
+            let until = engine["message"]
+                .as_str()
+                .and_then(ferret::engines::health::until_in);
+            if let (Some(until), Some(map)) = (until, engine.as_object_mut()) {
+                map.insert("until".into(), until.into());
+            }
+        }
+    }
+    value
 }

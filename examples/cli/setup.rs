@@ -144,6 +144,15 @@ pub fn fetch_setup(
     mode: ferret::evidence::fetch::BrowserMode,
     choice: &BrowserChoice,
 ) -> Result<FetchSetup, CliError> {
+    check_browser_flags(mode, choice)?;
+    fetcher(mode, choice)
+}
+
+/// The browser flags' own errors, before anything is built.
+fn check_browser_flags(
+    mode: ferret::evidence::fetch::BrowserMode,
+    choice: &BrowserChoice,
+) -> Result<(), CliError> {
     use ferret::evidence::fetch::BrowserMode;
     #[cfg(feature = "browser")]
     if mode != BrowserMode::Never {
@@ -155,7 +164,61 @@ pub fn fetch_setup(
             "--browser required needs the `browser` feature",
         ));
     }
-    fetcher(mode, choice)
+    let _ = choice;
+    Ok(())
+}
+
+/// `--cache`: how fetches use the page cache under `FERRET_HOME`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CacheChoice {
+    /// on (serve kept pages while fresh, revalidate stale ones), off (no
+    /// page cache) or refresh (fetch again and keep the new answer).
+    /// Default on.
+    #[arg(long = "cache", value_name = "on|off|refresh")]
+    pub mode: Option<CacheArg>,
+}
+
+/// `--cache`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CacheArg {
+    /// Read and write the page cache.
+    On,
+    /// Neither.
+    Off,
+    /// Skip the read, keep the new answer.
+    Refresh,
+}
+
+impl CacheChoice {
+    /// The fetch vocabulary's mode.
+    pub fn mode(&self) -> ferret::evidence::fetch::CacheMode {
+        use ferret::evidence::fetch::CacheMode;
+        match self.mode {
+            None | Some(CacheArg::On) => CacheMode::On,
+            Some(CacheArg::Off) => CacheMode::Off,
+            Some(CacheArg::Refresh) => CacheMode::Refresh,
+        }
+    }
+}
+
+/// [`fetch_setup`] with the page cache used as `cache` says.
+pub fn fetch_setup_cached(
+    mode: ferret::evidence::fetch::BrowserMode,
+    choice: &BrowserChoice,
+    cache: &CacheChoice,
+) -> Result<FetchSetup, CliError> {
+    check_browser_flags(mode, choice)?;
+    #[cfg(feature = "browser")]
+    let browser = choice.config()?;
+    #[cfg(not(feature = "browser"))]
+    let browser = {
+        let _ = choice;
+    };
+    Ok(ferret::setup::fetch_setup_cached(
+        mode,
+        browser,
+        cache.mode(),
+    )?)
 }
 
 /// Build the fetcher for `mode` with the browser `choice` picks.

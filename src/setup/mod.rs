@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferret_engines::cache::SearchCache;
-use ferret_evidence::fetch::{BrowserMode, Fetcher};
+use ferret_evidence::fetch::{BrowserMode, CacheMode, Fetcher};
 
 use crate::{Ferret, FerretBuilder, FerretError};
 
@@ -88,14 +88,16 @@ pub async fn configured(deadline: Option<Duration>) -> Result<Configured, Ferret
     };
     #[cfg(not(feature = "local-index"))]
     let seeded = None;
-    builder = builder.engines(found.engines);
+    let health_store = health_store(&home, &mut warnings).await;
+    let network = network_health(&found.engines, health_store.clone());
+    builder = builder.engines(found.engines.into_iter().map(|e| with_health(e, &network)));
     if let Some(d) = deadline {
         builder = builder.deadline(d);
     }
     if let Some(cache) = open_cache(&home, &mut warnings).await {
         builder = builder.cache(cache);
     }
-    builder = shared_breaker_state(builder, &mut warnings).await;
+    builder = builder.breaker_store(health_store);
     Ok(Configured {
         ferret: builder.build()?,
         notes: found.notes,
@@ -106,18 +108,125 @@ pub async fn configured(deadline: Option<Duration>) -> Result<Configured, Ferret
     })
 }
 
-/// The circuit breakers' state in Redis when `FERRET_REDIS_URL` is set
-/// (feature `redis`), so concurrent processes share what they learn.
-async fn shared_breaker_state(builder: FerretBuilder, warnings: &mut Vec<String>) -> FerretBuilder {
+/// Where engine health lives (the circuit breakers' state and the
+/// connectivity verdicts): Redis when `FERRET_REDIS_URL` is set (feature
+/// `redis`), so concurrent processes share what they learn; else SQLite at
+/// `$FERRET_HOME/health.db` (feature `sqlite`), so the next run remembers
+/// it; else this process's memory. A store that cannot be opened is a
+/// warning.
+async fn health_store(
+    home: &Path,
+    warnings: &mut Vec<String>,
+) -> Arc<dyn ferret_engines::layers::BreakerStore> {
     #[cfg(feature = "redis")]
     if let Some(url) = env_var("FERRET_REDIS_URL") {
         match ferret_engines::layers::RedisBreakerStore::connect(&url).await {
-            Ok(store) => return builder.breaker_store(Arc::new(store)),
+            Ok(store) => return Arc::new(store),
             Err(e) => warnings.push(format!("shared circuit-breaker state unavailable: {e}")),
         }
     }
-    let _ = warnings;
-    builder
+    #[cfg(feature = "sqlite")]
+    {
+        let path = home.join("health.db");
+        match ferret_engines::layers::breaker::SqliteBreakerStore::open_async(&path).await {
+            Ok(store) => return Arc::new(store),
+            Err(e) => warnings.push(format!("engine health {} unavailable: {e}", path.display())),
+        }
+    }
+    let _ = (home, warnings);
+    Arc::new(ferret_engines::layers::MemoryBreakerStore::new())
+}
+
+/// Each network engine's base URL: the variable that moves it and its
+/// default (what the connectivity probe dials).
+const ENGINE_ENDPOINTS: &[(&str, &[&str], &str)] = &[
+    (
+        "duckduckgo",
+        &["DUCKDUCKGO_API_BASE"],
+        ferret_engines::duckduckgo::DuckDuckGoEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "bing",
+        &["BING_API_BASE"],
+        ferret_engines::bing::BingEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "wikipedia",
+        &["WIKIPEDIA_API_BASE"],
+        "https://en.wikipedia.org",
+    ),
+    (
+        "github",
+        &["GITHUB_API_BASE"],
+        ferret_engines::github::GithubEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "brave",
+        &["BRAVE_API_BASE"],
+        ferret_engines::brave::BraveEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "exa",
+        &["EXA_API_BASE", "EXA_API_URL"],
+        ferret_engines::exa::ExaEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "tavily",
+        &["TAVILY_API_BASE"],
+        ferret_engines::tavily::TavilyEngine::DEFAULT_BASE_URL,
+    ),
+    (
+        "grok",
+        &["GROK_API_URL"],
+        ferret_engines::llm::GrokEngine::DEFAULT_BASE_URL,
+    ),
+    ("searxng", &["SEARXNG_URL"], ""),
+];
+
+/// The run's connectivity verdict over `engines`' hosts, kept in `store`.
+/// `FERRET_PROBE_MS` sets the probe's bound (default 700; 0 turns the
+/// probe and the health checks off).
+fn network_health(
+    engines: &[ferret_core::DynEngine],
+    store: Arc<dyn ferret_engines::layers::BreakerStore>,
+) -> Option<Arc<ferret_engines::health::NetworkHealth>> {
+    use ferret_engines::health::{HealthConfig, NetworkHealth, ProbeTarget};
+    let mut config = HealthConfig::default();
+    if let Some(ms) = env_var("FERRET_PROBE_MS").and_then(|v| v.trim().parse::<u64>().ok()) {
+        if ms == 0 {
+            return None;
+        }
+        config.probe_timeout = Duration::from_millis(ms);
+    }
+    let mut health = NetworkHealth::new(store).with_config(config);
+    for engine in engines {
+        let Some((_, vars, default)) = ENGINE_ENDPOINTS
+            .iter()
+            .find(|(n, _, _)| *n == engine.name())
+        else {
+            continue;
+        };
+        let base = vars
+            .iter()
+            .find_map(|v| env_var(v))
+            .unwrap_or_else(|| default.to_string());
+        if let Some(target) = ProbeTarget::from_url(&base) {
+            health = health.with_target(engine.name(), target);
+        }
+    }
+    Some(Arc::new(health))
+}
+
+/// `engine` behind the run's health checks (innermost, see
+/// [`ferret_engines::health`]).
+fn with_health(
+    engine: ferret_core::DynEngine,
+    network: &Option<Arc<ferret_engines::health::NetworkHealth>>,
+) -> ferret_core::DynEngine {
+    match network {
+        Some(n) => Arc::new(ferret_engines::health::Reachable::new(engine, n.clone())),
+        None => engine,
+    }
 }
 
 /// The search cache: Redis when `FERRET_REDIS_URL` is set (feature
@@ -228,7 +337,44 @@ pub type BrowserConfig = ();
 /// [`BrowserMode::Never`] — the browser `browser` configures, started only if
 /// a page needs it.
 pub fn fetch_setup(mode: BrowserMode, browser: BrowserConfig) -> Result<FetchSetup, FerretError> {
-    fetch_setup_with_guard(mode, browser, ferret_core::guard::UrlGuard::from_env())
+    fetch_setup_cached(mode, browser, CacheMode::On)
+}
+
+/// [`fetch_setup`] with the page cache used as `cache` says: the HTTP
+/// step's answers are kept in `$FERRET_HOME/pages.db` (feature `sqlite`;
+/// `FERRET_NO_CACHE=1` turns it off). A page cache that cannot be opened is
+/// a logged warning; the fetcher works without it.
+pub fn fetch_setup_cached(
+    mode: BrowserMode,
+    browser: BrowserConfig,
+    cache: CacheMode,
+) -> Result<FetchSetup, FerretError> {
+    let guard = ferret_core::guard::UrlGuard::from_env();
+    let builder = with_page_cache(Fetcher::builder(), cache);
+    build_fetch_setup(builder, mode, browser, guard)
+}
+
+/// `builder` with the page cache under `FERRET_HOME` and `mode` as its
+/// default use, when it can be opened.
+fn with_page_cache(
+    builder: ferret_evidence::fetch::FetcherBuilder,
+    mode: CacheMode,
+) -> ferret_evidence::fetch::FetcherBuilder {
+    if env_var("FERRET_NO_CACHE").is_some_and(|v| crate::env::truthy(&v)) {
+        return builder;
+    }
+    #[cfg(feature = "sqlite")]
+    {
+        let opened = home().map_err(|e| e.to_string()).and_then(|h| {
+            ferret_evidence::fetch::PageCache::open(h.join("pages.db")).map_err(|e| e.to_string())
+        });
+        match opened {
+            Ok(cache) => return builder.page_cache(cache).cache_mode(mode),
+            Err(e) => tracing::warn!("page cache unavailable ({e}); fetching without it"),
+        }
+    }
+    let _ = mode;
+    builder
 }
 
 /// [`fetch_setup`] with the URL guard `guard` instead of the one the
@@ -240,7 +386,18 @@ pub fn fetch_setup_with_guard(
     browser: BrowserConfig,
     guard: ferret_core::guard::UrlGuard,
 ) -> Result<FetchSetup, FerretError> {
-    let mut builder = Fetcher::builder()
+    build_fetch_setup(Fetcher::builder(), mode, browser, guard)
+}
+
+/// The fetcher `builder` finishes with `guard`, `mode`, the browser and the
+/// GitHub settings of the environment.
+fn build_fetch_setup(
+    builder: ferret_evidence::fetch::FetcherBuilder,
+    mode: BrowserMode,
+    browser: BrowserConfig,
+    guard: ferret_core::guard::UrlGuard,
+) -> Result<FetchSetup, FerretError> {
+    let mut builder = builder
         .guard(guard)
         .browser_mode(mode)
         .github_token(env_var("GITHUB_TOKEN"));

@@ -29,6 +29,7 @@ pub mod cache;
 pub mod duckduckgo;
 pub mod exa;
 pub mod github;
+pub mod health;
 pub mod http;
 pub mod layers;
 pub mod llm;

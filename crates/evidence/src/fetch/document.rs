@@ -383,6 +383,7 @@ impl Reading {
             } else {
                 None
             },
+            cache: None,
         }
     }
 }

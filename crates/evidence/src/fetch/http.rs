@@ -95,6 +95,9 @@ pub(crate) struct Request<'a> {
     pub(crate) user_agent: &'a str,
     pub(crate) bearer: Option<&'a str>,
     pub(crate) body_limit: usize,
+    /// Extra headers sent on every hop (the page cache's conditional
+    /// `If-None-Match` / `If-Modified-Since`).
+    pub(crate) extra_headers: &'a [(&'static str, String)],
 }
 
 /// What came back.
@@ -107,6 +110,10 @@ pub(crate) struct Response {
     /// The body was longer than the cap.
     pub(crate) truncated: bool,
     pub(crate) redirects: Vec<String>,
+    /// The final response's headers (the page cache reads its validators
+    /// and freshness from them).
+    #[cfg_attr(not(feature = "page-cache"), allow(dead_code))]
+    pub(crate) headers: reqwest::header::HeaderMap,
 }
 
 /// Fetches `request.url`, following up to `max_redirects` redirects, under
@@ -176,6 +183,9 @@ async fn send(
         .get(url.clone())
         .header(ACCEPT, request.accept)
         .header(USER_AGENT, request.user_agent);
+    for (name, value) in request.extra_headers {
+        builder = builder.header(*name, value.as_str());
+    }
     // Credentials go only to the host they were meant for.
     if let Some(token) = request.bearer
         && url.host_str() == origin_host
@@ -234,6 +244,7 @@ async fn read_response(
     redirects: Vec<String>,
 ) -> Result<Response, FetchError> {
     let status = response.status();
+    let headers = response.headers().clone();
     let content_type = response
         .headers()
         .get(CONTENT_TYPE)
@@ -267,6 +278,7 @@ async fn read_response(
         body,
         truncated,
         redirects,
+        headers,
     })
 }
 

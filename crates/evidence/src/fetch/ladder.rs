@@ -10,7 +10,8 @@ use url::Url;
 use super::document::{Finish, Reading, elapsed_ms};
 use super::endpoints::{self, Api, EndpointError, EndpointPage, Target};
 use super::error::FetchError;
-use super::http::{self, ACCEPT_HTML, Request};
+use super::cache::CacheStatus;
+use super::http::{ACCEPT_HTML, Request};
 use super::page::{
     Attempt, AttemptOutcome, Escalation, EscalationReason, FetchedPage, Quality, Warning,
     WarningCode,
@@ -395,7 +396,10 @@ impl Fetcher {
         let t0 = Instant::now();
         match self.http_step(&url, options).await {
             Err(e) => self.http_failed(e, &url, mode, t0, run).await,
-            Ok(reading) => self.http_read(reading, &url, mode, t0, run).await,
+            Ok((reading, cache)) => self
+                .http_read(reading, &url, mode, t0, run)
+                .await
+                .map(|page| with_cache_status(page, cache)),
         }
     }
 
@@ -557,22 +561,24 @@ impl Fetcher {
         None
     }
 
-    async fn http_step(&self, url: &Url, options: &FetchOptions) -> Result<Reading, FetchError> {
+    /// The HTTP reading, and how the page cache served it.
+    async fn http_step(
+        &self,
+        url: &Url,
+        options: &FetchOptions,
+    ) -> Result<(Reading, Option<CacheStatus>), FetchError> {
         let config = self.config();
-        let response = http::get(
-            self.client(),
-            &config.guard,
-            config.max_redirects,
-            config.timeout,
-            Request {
-                url: url.clone(),
-                accept: ACCEPT_HTML,
-                user_agent: &config.user_agent,
-                bearer: None,
-                body_limit: config.body_limit,
-            },
-        )
-        .await?;
+        let request = Request {
+            url: url.clone(),
+            accept: ACCEPT_HTML,
+            user_agent: &config.user_agent,
+            bearer: None,
+            body_limit: config.body_limit,
+            extra_headers: &[],
+        };
+        let mode = options.cache_mode.unwrap_or(config.cache_mode);
+        let served = super::cache::get(self, request, mode).await?;
+        let response = served.response;
         let mut r = Reading::from_body(
             &response.body,
             response.content_type.as_deref(),
@@ -594,7 +600,13 @@ impl Fetcher {
                 ),
             ));
         }
-        Ok(r)
+        for w in served.warnings {
+            r.warnings.push(Warning::new(
+                WarningCode::CacheFailed,
+                format!("{w}; the page was fetched without the cache"),
+            ));
+        }
+        Ok((r, served.status))
     }
 
     /// Runs the browser step as an escalation and records it. `None` when
@@ -717,6 +729,15 @@ impl Fetcher {
             reason: self.browser_unavailable_reason(),
         })
     }
+}
+
+/// `page` with how the cache served the HTTP reading, when that reading
+/// is the one returned.
+fn with_cache_status(mut page: FetchedPage, cache: Option<CacheStatus>) -> FetchedPage {
+    if page.source == Source::Fetch {
+        page.cache = cache;
+    }
+    page
 }
 
 /// The HTTP branch always pushes its reading, so there is a candidate; this

@@ -47,6 +47,7 @@
 use crate::budget::PageBudget;
 
 mod batch;
+pub mod cache;
 mod document;
 pub mod endpoints;
 mod error;
@@ -73,6 +74,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::verify::Source;
 pub use batch::{fetch_files, fetch_from_reader};
+pub use cache::{CacheMode, CacheStatus, InvalidCacheMode};
+#[cfg(feature = "page-cache")]
+pub use cache::{PageCache, PageCacheOptions};
 pub use document::{fetch_from_file, fetch_from_file_limited, from_html};
 pub use endpoints::Endpoints;
 pub use error::FetchError;
@@ -187,6 +191,11 @@ pub struct FetchOptions {
     /// `too_complex`). Default [`PageBudget::default`].
     #[serde(default)]
     pub budget: PageBudget,
+    /// How the HTTP step uses the fetcher's page cache, if it has one
+    /// ([`cache`]); `None`: the fetcher's default
+    /// ([`FetcherBuilder::cache_mode`], `on`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_mode: Option<CacheMode>,
 }
 
 impl Default for FetchOptions {
@@ -200,6 +209,7 @@ impl Default for FetchOptions {
             browser: None,
             public_endpoints: true,
             budget: PageBudget::default(),
+            cache_mode: None,
         }
     }
 }
@@ -241,6 +251,12 @@ impl FetchOptions {
         self
     }
 
+    /// Sets [`FetchOptions::cache_mode`].
+    pub fn with_cache_mode(mut self, mode: CacheMode) -> Self {
+        self.cache_mode = Some(mode);
+        self
+    }
+
     /// Sets [`FetchOptions::max_text_chars`].
     pub fn with_max_text_chars(mut self, max: usize) -> Self {
         self.max_text_chars = Some(max);
@@ -264,6 +280,9 @@ pub(crate) struct Config {
     pub(crate) endpoints: Endpoints,
     pub(crate) public_endpoints: bool,
     pub(crate) github_token: Option<String>,
+    #[cfg(feature = "page-cache")]
+    pub(crate) page_cache: Option<PageCache>,
+    pub(crate) cache_mode: CacheMode,
     pub(crate) resolve: HashMap<String, Vec<SocketAddr>>,
 }
 
@@ -376,6 +395,9 @@ impl Default for FetcherBuilder {
                 endpoints: Endpoints::default(),
                 public_endpoints: true,
                 github_token: None,
+                #[cfg(feature = "page-cache")]
+                page_cache: None,
+                cache_mode: CacheMode::On,
                 resolve: HashMap::new(),
             },
             #[cfg(feature = "browser")]
@@ -473,6 +495,21 @@ impl FetcherBuilder {
     /// endpoint only. Read `GITHUB_TOKEN` at the edge and pass it here.
     pub fn github_token(mut self, token: Option<String>) -> Self {
         self.config.github_token = token.filter(|t| !t.trim().is_empty());
+        self
+    }
+
+    /// Keep HTTP answers in `cache` and serve them again while fresh
+    /// (see [`cache`]; per call: [`FetchOptions::cache_mode`]).
+    #[cfg(feature = "page-cache")]
+    pub fn page_cache(mut self, cache: PageCache) -> Self {
+        self.config.page_cache = Some(cache);
+        self
+    }
+
+    /// How calls use the page cache unless their options say otherwise
+    /// (default [`CacheMode::On`]).
+    pub fn cache_mode(mut self, mode: CacheMode) -> Self {
+        self.config.cache_mode = mode;
         self
     }
 

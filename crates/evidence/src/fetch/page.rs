@@ -94,6 +94,10 @@ pub struct FetchedPage {
     pub charset: Option<DecodeInfo>,
     /// The decoded or rendered HTML, when asked for.
     pub html: Option<String>,
+    /// How the page cache served the HTTP reading (absent without a page
+    /// cache, or when another step's reading won).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<super::cache::CacheStatus>,
 }
 
 impl FetchedPage {
@@ -240,6 +244,9 @@ pub enum WarningCode {
     FetchFailed,
     /// Part of a public-endpoint answer could not be read (e.g. a README).
     EndpointPartial,
+    /// The page cache could not be read or written; the page was fetched
+    /// anyway.
+    CacheFailed,
 }
 
 /// Something noticed while fetching.

@@ -4,7 +4,8 @@
 //! **When to use it**: around every engine that can detect bots or rate
 //! limit — scraped pages above all (DuckDuckGo, Bing), but also APIs that
 //! answer 403/429. With a shared [`BreakerStore`] (Redis, feature `redis`) a
-//! whole fleet of agents backs off together.
+//! whole fleet of agents backs off together; with a SQLite file (feature
+//! `sqlite`) the next run of a program remembers what this one learnt.
 //!
 //! **Where it sits**: outside [`Retry`](super::Retry) (a retried call counts
 //! once; an open breaker costs no retries), inside
@@ -46,10 +47,13 @@
 //! window past the end of any suspension: an idle breaker is forgotten. If
 //! the store fails, the breaker logs it and lets calls through.
 
+pub mod conformance;
 mod store;
 
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -63,6 +67,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "redis")]
 pub use self::redis::RedisBreakerStore;
+#[cfg(feature = "sqlite")]
+pub use self::sqlite::SqliteBreakerStore;
 pub use store::{
     BreakerStore, BreakerStoreError, Clock, MemoryBreakerStore, SystemClock, TokioClock,
 };
@@ -364,8 +370,9 @@ impl<E: Engine> CircuitBreaker<E> {
         EngineError::CircuitOpen {
             retry_after: Some(state.remaining_at(now)),
             message: format!(
-                "{} is suspended after {why}; try again later or use other engines",
-                self.inner.name()
+                "{} is suspended until {} after {why}; try again later or use other engines",
+                self.inner.name(),
+                crate::health::format_until(state.open_until.unwrap_or(now))
             ),
         }
     }

@@ -478,6 +478,7 @@ impl<'a> Api<'a> {
                 user_agent: &config.api_user_agent,
                 bearer,
                 body_limit: config.api_body_limit,
+                extra_headers: &[],
             },
         )
         .await?;

@@ -1,0 +1,80 @@
+//! The page cache through `ferret fetch`: a second fetch of a page is served
+//! from `$FERRET_HOME/pages.db` without a request, `--cache refresh` and
+//! `--cache off` go to the server. Loopback only.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+#[path = "support/process.rs"]
+mod process;
+
+/// A loopback server answering every GET with one article (max-age 600);
+/// counts requests.
+fn server() -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    let body: String = (0..20)
+        .map(|i| format!("<p>Paragraph {i}: kept pages are read again without a request.</p>"))
+        .collect();
+    let page = format!(
+        "<html><head><title>Kept page</title></head><body><article>{body}</article></body></html>"
+    );
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                line.clear();
+            }
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncache-control: max-age=600\r\n\
+                 content-length: {}\r\nconnection: close\r\n\r\n{page}",
+                page.len()
+            );
+        }
+    });
+    (base, hits)
+}
+
+fn fetch(home: &std::path::Path, url: &str, extra: &[&str]) -> Value {
+    let mut cmd = process::hermetic_command(home);
+    cmd.env("FERRET_ALLOW_PRIVATE_URLS", "1")
+        .args(["fetch", url, "--json", "--browser", "never"])
+        .args(extra);
+    let out = process::output_with_stdin(cmd, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn a_second_fetch_is_served_from_the_page_cache_and_the_flags_choose() {
+    let home = process::temp_dir("cli-page-cache");
+    let (base, hits) = server();
+    let url = format!("{base}/article");
+    let first = fetch(&home, &url, &[]);
+    assert_eq!(first["cache"], "miss", "{first}");
+    assert_eq!(first["title"], "Kept page");
+    let second = fetch(&home, &url, &[]);
+    assert_eq!(second["cache"], "hit");
+    assert_eq!(second["text"], first["text"]);
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "the hit made no request");
+    assert!(home.join("pages.db").exists());
+
+    let refreshed = fetch(&home, &url, &["--cache", "refresh"]);
+    assert_eq!(refreshed["cache"], "refreshed");
+    let off = fetch(&home, &url, &["--cache", "off"]);
+    assert_eq!(off["cache"], "bypass");
+    assert_eq!(hits.load(Ordering::SeqCst), 3);
+}
