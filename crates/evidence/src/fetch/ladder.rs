@@ -559,7 +559,7 @@ impl Fetcher {
 
     async fn http_step(&self, url: &Url, options: &FetchOptions) -> Result<Reading, FetchError> {
         let config = self.config();
-        let response = http::get(
+        let response = http::get_document(
             self.client(),
             &config.guard,
             config.max_redirects,
@@ -571,6 +571,7 @@ impl Fetcher {
                 bearer: None,
                 body_limit: config.body_limit,
             },
+            Some(config.pdf_body_limit),
         )
         .await?;
         let mut r = Reading::from_body(
@@ -590,7 +591,7 @@ impl Fetcher {
                 WarningCode::BodyTruncated,
                 format!(
                     "the body is longer than {} bytes; only the first {} bytes were read",
-                    config.body_limit, config.body_limit
+                    response.limit, response.limit
                 ),
             ));
         }
