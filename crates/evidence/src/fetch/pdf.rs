@@ -9,7 +9,7 @@
 //! is built on. Measured on PDFs from pdfTeX, gropdf, Ghostscript and
 //! `lopdf` itself, `lopdf`'s own `extract_text` read no text at all from
 //! gropdf's output and garbled pdfTeX's dot leaders and ligatures, where
-//! `pdf-extract` read all of them (about 3× slower, still ~50 pages/s in a
+//! `pdf-extract` read all of them (2–6× slower, still 17–140 pages/s in a
 //! debug build). `pdf-extract` panics on malformed input (it unwraps
 //! missing entries), so every page is read under
 //! [`std::panic::catch_unwind`]: a page that panics is a page that could
