@@ -40,7 +40,10 @@ fn main() {
             docs.push((format!("shipped {}", short(path)), bytes));
         }
     }
-    println!("{:<44} {:>6} {:>10} {:>10} {:>9}", "document", "pages", "bytes", "ms/read", "pages/s");
+    println!(
+        "{:<44} {:>6} {:>10} {:>10} {:>9}",
+        "document", "pages", "bytes", "ms/read", "pages/s"
+    );
     for (name, bytes) in &docs {
         report(name, bytes, rounds);
     }
@@ -101,7 +104,12 @@ fn made_by_tools() -> Vec<(String, Vec<u8>)> {
     let ps = tool(&dir, "groff", &["-ms", "-Tps", "doc.ms"], None);
     if let Some(ps) = ps
         && std::fs::write(dir.join("doc.ps"), ps).is_ok()
-        && let Some(pdf) = tool(&dir, "ps2pdf", &["doc.ps", "gs.pdf"], Some(&dir.join("gs.pdf")))
+        && let Some(pdf) = tool(
+            &dir,
+            "ps2pdf",
+            &["doc.ps", "gs.pdf"],
+            Some(&dir.join("gs.pdf")),
+        )
     {
         out.push(("ps2pdf (Ghostscript), 40 pages".to_string(), pdf));
     }
@@ -112,7 +120,11 @@ fn made_by_tools() -> Vec<(String, Vec<u8>)> {
 /// What `program` writes to stdout (or to `output`), `None` when it is
 /// missing or fails.
 fn tool(dir: &Path, program: &str, args: &[&str], output: Option<&PathBuf>) -> Option<Vec<u8>> {
-    let out = Command::new(program).args(args).current_dir(dir).output().ok()?;
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .ok()?;
     if !out.status.success() {
         eprintln!("{program} failed; its row is left out");
         return None;
@@ -167,7 +179,10 @@ fn content(paragraphs: usize) -> Vec<u8> {
     let words: Vec<&str> = PROSE.split_whitespace().collect();
     for _ in 0..paragraphs {
         for line in words.chunks(11) {
-            ops.push(Operation::new("Tj", vec![Object::string_literal(line.join(" "))]));
+            ops.push(Operation::new(
+                "Tj",
+                vec![Object::string_literal(line.join(" "))],
+            ));
             ops.push(Operation::new("T*", vec![]));
         }
     }

@@ -100,7 +100,12 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// The page tree, catalog and `Info`, then the saved bytes.
-fn finish(doc: &mut Document, pages_id: lopdf::ObjectId, kids: Vec<Object>, res: Object) -> Vec<u8> {
+fn finish(
+    doc: &mut Document,
+    pages_id: lopdf::ObjectId,
+    kids: Vec<Object>,
+    res: Object,
+) -> Vec<u8> {
     let count = kids.len() as i64;
     doc.objects.insert(
         pages_id,
@@ -168,9 +173,15 @@ async fn a_pdf_is_read_page_by_page_with_its_info() {
     assert_eq!(pdf.page_count, 3);
     assert_eq!(pdf.pages.len(), 3);
     assert_eq!(pdf.producer.as_deref(), Some("ferret pdf test"));
-    assert_eq!(page.title.as_deref(), Some("Kestrels of the Northern Valley"));
+    assert_eq!(
+        page.title.as_deref(),
+        Some("Kestrels of the Northern Valley")
+    );
     assert_eq!(page.byline.as_deref(), Some("R. Falco"));
-    assert_eq!(page.published_at.as_deref(), Some("2024-01-15T09:30:00+01:00"));
+    assert_eq!(
+        page.published_at.as_deref(),
+        Some("2024-01-15T09:30:00+01:00")
+    );
     assert_eq!(page_of(&page, "Kestrel survey"), Some(1));
     assert_eq!(page_of(&page, "Results. The kestrel"), Some(2));
     assert_eq!(page_of(&page, "Milder winters"), Some(3));
@@ -211,7 +222,11 @@ async fn highlights_carry_the_page_they_start_on() {
         .expect("page");
     let best = page.highlights.first().expect("a highlight");
     assert_eq!(best.page, Some(page.page_of(best.start).expect("a page")));
-    assert!(page.highlights.iter().any(|h| h.page == Some(3)), "{:?}", page.highlights);
+    assert!(
+        page.highlights.iter().any(|h| h.page == Some(3)),
+        "{:?}",
+        page.highlights
+    );
     let json = serde_json::to_value(best).expect("json");
     assert!(json.get("page").is_some());
 }
@@ -230,9 +245,18 @@ fn a_claim_stated_in_a_pdf_is_supported_with_its_page() {
     );
     let mut ledger = Ledger::from_constraints(&[claim]);
     let title = page.title.clone().unwrap_or_default();
-    ledger.add_page(&PageEvidence::new(&page.final_url, &title, &page.text, &page.provenance));
+    ledger.add_page(&PageEvidence::new(
+        &page.final_url,
+        &title,
+        &page.text,
+        &page.provenance,
+    ));
     let constraint = &ledger.constraints[0];
-    assert_eq!(constraint.status, ConstraintStatus::Supported, "{ledger:#?}");
+    assert_eq!(
+        constraint.status,
+        ConstraintStatus::Supported,
+        "{ledger:#?}"
+    );
     assert!(ledger.ready);
     let quote = &constraint.evidence[0].quote;
     assert_eq!(&page.text[quote.start..quote.end], quote.text);
@@ -246,12 +270,16 @@ fn saved_pdfs_are_read_from_files_and_readers() {
     // No extension: the first bytes decide.
     let path = dir.path().join("download");
     std::fs::write(&path, &bytes).expect("write");
-    let page = fetch_from_file(&path, Some("https://example.org/survey"), &FetchOptions::default())
-        .expect("page");
+    let page = fetch_from_file(
+        &path,
+        Some("https://example.org/survey"),
+        &FetchOptions::default(),
+    )
+    .expect("page");
     assert!(page.ok);
     assert_eq!(page_of(&page, "Results. The kestrel"), Some(2));
-    let page = fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 22)
-        .expect("page");
+    let page =
+        fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 22).expect("page");
     assert!(page.ok, "{:?}", page.verdict);
     assert_eq!(page_of(&page, "Milder winters"), Some(3));
 }
@@ -267,11 +295,20 @@ fn run(dir: &Path, program: &str, args: &[&str], stdin: Option<&[u8]>) -> Vec<u8
         .spawn()
         .unwrap_or_else(|e| panic!("{program} must be installed (Debian package): {e}"));
     if let Some(input) = stdin {
-        child.stdin.take().expect("stdin").write_all(input).expect("write");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("write");
     }
     drop(child.stdin.take());
     let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success(), "{program}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{program}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -301,7 +338,11 @@ fn groff_and_ghostscript_pdfs_are_read() {
     run(dir.path(), "ps2pdf", &["doc.ps", "gs.pdf"], None);
     for name in ["groff.pdf", "gs.pdf"] {
         let page = read_file(&dir.path().join(name));
-        assert!(page.ok, "{name}: {:?} {}", page.verdict, page.verdict_reason);
+        assert!(
+            page.ok,
+            "{name}: {:?} {}",
+            page.verdict, page.verdict_reason
+        );
         assert_eq!(page.pdf.as_ref().map(|p| p.page_count), Some(2), "{name}");
         assert!(page.text.contains("Kestrels"), "{name}: {}", page.text);
         assert_eq!(page_of(&page, "Milder"), Some(2), "{name}: {}", page.text);
@@ -312,7 +353,10 @@ fn groff_and_ghostscript_pdfs_are_read() {
 #[test]
 fn pdfs_shipped_in_debian_packages_are_read() {
     let shipped = [
-        ("/usr/share/doc/libtasn1-doc/libtasn1.pdf", "Abstract Syntax Notation One"),
+        (
+            "/usr/share/doc/libtasn1-doc/libtasn1.pdf",
+            "Abstract Syntax Notation One",
+        ),
         (
             "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",
             "Shared MIME-info Database",
@@ -325,7 +369,10 @@ fn pdfs_shipped_in_debian_packages_are_read() {
         assert_eq!(page_of(&page, phrase), Some(1), "{path}");
         let pdf = page.pdf.as_ref().expect("pdf");
         assert!(pdf.page_count > 10 && pdf.pages.len() > 10, "{path}");
-        assert!(pdf.producer.as_deref().unwrap_or("").contains("pdfTeX"), "{path}");
+        assert!(
+            pdf.producer.as_deref().unwrap_or("").contains("pdfTeX"),
+            "{path}"
+        );
     }
 }
 
@@ -371,7 +418,8 @@ fn an_image_only_pdf_is_unsupported() {
         .collect();
     let res = dictionary! { "XObject" => dictionary! { "Im1" => image } };
     let bytes = finish(&mut doc, pages_id, kids, res.into());
-    let page = fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 20).expect("page");
+    let page =
+        fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 20).expect("page");
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert_eq!(problem(&page), Some(PdfProblem::ImageOnly));
 }
@@ -384,11 +432,14 @@ fn truncated_and_damaged_pdfs_are_typed() {
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert_eq!(problem(&page), Some(PdfProblem::Truncated));
     let damaged = b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> garbage\n%%EOF\n";
-    let page = fetch_from_reader(&damaged[..], None, &FetchOptions::default(), 1 << 20)
-        .expect("page");
+    let page =
+        fetch_from_reader(&damaged[..], None, &FetchOptions::default(), 1 << 20).expect("page");
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert!(
-        matches!(problem(&page), Some(PdfProblem::Damaged | PdfProblem::Truncated)),
+        matches!(
+            problem(&page),
+            Some(PdfProblem::Damaged | PdfProblem::Truncated)
+        ),
         "{:?}",
         page.pdf
     );
@@ -432,10 +483,17 @@ async fn a_200_mb_pdf_stops_at_the_pdf_cap() {
     assert!(started.elapsed() < QUICK);
     assert!(page.truncated);
     assert!(page.has_warning(WarningCode::BodyTruncated));
-    assert!(page.warnings.iter().any(|w| w.detail.contains("8388608")), "{:?}", page.warnings);
+    assert!(
+        page.warnings.iter().any(|w| w.detail.contains("8388608")),
+        "{:?}",
+        page.warnings
+    );
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert_eq!(problem(&page), Some(PdfProblem::Truncated));
-    assert!(sent.load(Ordering::Relaxed) < 64 * 1024 * 1024, "the server was read to the end");
+    assert!(
+        sent.load(Ordering::Relaxed) < 64 * 1024 * 1024,
+        "the server was read to the end"
+    );
 }
 
 #[test]
@@ -459,7 +517,8 @@ fn a_form_that_draws_itself_is_refused() {
     });
     let res = dictionary! { "XObject" => dictionary! { "X" => form_id } };
     let bytes = finish(&mut doc, pages_id, vec![page.into()], res.into());
-    let page = fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 20).expect("page");
+    let page =
+        fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 20).expect("page");
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert_eq!(problem(&page), Some(PdfProblem::PastBounds));
 }
@@ -472,8 +531,8 @@ fn deeply_nested_objects_and_inflation_bombs_stay_bounded() {
     nested.extend(std::iter::repeat_n(b']', 100_000));
     nested.extend(b" >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
     let started = Instant::now();
-    let page = fetch_from_reader(&nested[..], None, &FetchOptions::default(), 1 << 20)
-        .expect("page");
+    let page =
+        fetch_from_reader(&nested[..], None, &FetchOptions::default(), 1 << 20).expect("page");
     assert!(started.elapsed() < QUICK);
     assert!(!page.ok);
     assert_eq!(page.verdict, Verdict::Unsupported);
@@ -492,10 +551,15 @@ fn deeply_nested_objects_and_inflation_bombs_stay_bounded() {
     let page = doc.add_object(dictionary! {
         "Type" => "Page", "Parent" => pages_id, "Contents" => content,
     });
-    let bytes = finish(&mut doc, pages_id, vec![page.into()], Dictionary::new().into());
+    let bytes = finish(
+        &mut doc,
+        pages_id,
+        vec![page.into()],
+        Dictionary::new().into(),
+    );
     let started = Instant::now();
-    let page = fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 22)
-        .expect("page");
+    let page =
+        fetch_from_reader(&bytes[..], None, &FetchOptions::default(), 1 << 22).expect("page");
     assert!(started.elapsed() < QUICK);
     assert_eq!(page.verdict, Verdict::Unsupported);
     assert_eq!(problem(&page), Some(PdfProblem::PastBounds));
@@ -503,14 +567,20 @@ fn deeply_nested_objects_and_inflation_bombs_stay_bounded() {
 
 #[test]
 fn pages_past_the_cap_are_dropped_with_a_warning() {
-    let texts: Vec<String> = (1..=505).map(|n| format!("Page number {n} of the long report.")).collect();
+    let texts: Vec<String> = (1..=505)
+        .map(|n| format!("Page number {n} of the long report."))
+        .collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let bytes = lopdf_pdf(&refs);
     let page = fetch_from_reader(&bytes[..], None, &patient(), 1 << 24).expect("page");
     let pdf = page.pdf.as_ref().expect("pdf");
     assert_eq!(pdf.page_count, 505);
     assert_eq!(pdf.pages.len(), 500);
-    assert!(page.warnings.iter().any(|w| w.detail.contains("5 dropped")), "{:?}", page.warnings);
+    assert!(
+        page.warnings.iter().any(|w| w.detail.contains("5 dropped")),
+        "{:?}",
+        page.warnings
+    );
     assert_eq!(page_of(&page, "Page number 500 "), Some(500));
 }
 

@@ -13,10 +13,10 @@ use super::FetchOptions;
 use super::error::FetchError;
 use super::focus;
 use super::http::ContentClass;
-use super::pdf::{self, PdfInfo};
 use super::page::{
     Attempt, Escalation, FETCH_SCHEMA, FetchedPage, FocusReport, Warning, WarningCode,
 };
+use super::pdf::{self, PdfInfo};
 use super::quality::assess_quality;
 use super::sniff::{Sniffed, sniff_body};
 use crate::budget::{OutOfTime, PageBudget, too_complex_reason};
@@ -614,7 +614,14 @@ impl Saved<'_> {
             ),
             None if pdf::has_pdf_magic(bytes) => {
                 let blank = Url::parse("about:blank").expect("about:blank is a URL");
-                pdf::read(bytes, content_type, &blank, options, Source::Reader, provenance)
+                pdf::read(
+                    bytes,
+                    content_type,
+                    &blank,
+                    options,
+                    Source::Reader,
+                    provenance,
+                )
             }
             None => {
                 let html = decode_html(bytes, content_type).html;

@@ -440,10 +440,7 @@ fn image_only(texts: &[(u32, String)]) -> Option<(PdfProblem, String)> {
 
 /// The pages' texts joined by [`PAGE_SEPARATOR`], cut at the limits, with
 /// each page's span and why the text was cut, if it was.
-fn assemble(
-    texts: Vec<(u32, String)>,
-    limits: Limits,
-) -> (String, Vec<PageSpan>, Option<String>) {
+fn assemble(texts: Vec<(u32, String)>, limits: Limits) -> (String, Vec<PageSpan>, Option<String>) {
     let mut text = String::new();
     let mut spans = Vec::with_capacity(texts.len());
     let mut chars = 0usize;
@@ -452,7 +449,11 @@ fn assemble(
         if page.is_empty() {
             continue;
         }
-        let sep = if text.is_empty() { 0 } else { PAGE_SEPARATOR.len() };
+        let sep = if text.is_empty() {
+            0
+        } else {
+            PAGE_SEPARATOR.len()
+        };
         let (kept, cut) = fit(&page, text.len() + sep, chars + sep, limits);
         if !kept.is_empty() {
             text.push_str(&PAGE_SEPARATOR[..sep]);
@@ -522,7 +523,11 @@ mod tests {
 
     #[test]
     fn pages_are_joined_with_their_spans() {
-        let texts = vec![(1, "one".to_string()), (2, String::new()), (3, "three".into())];
+        let texts = vec![
+            (1, "one".to_string()),
+            (2, String::new()),
+            (3, "three".into()),
+        ];
         let (text, spans, cut) = assemble(texts, limits(1000, None));
         assert_eq!(text, "one\n\nthree");
         assert_eq!(cut, None);

@@ -106,9 +106,9 @@ pub(super) fn check_structure(doc: &Document, pages: &[(u32, ObjectId)]) -> Resu
         let resources = page_resources(doc, *id)
             .map_err(|why| format!("page {number}'s page tree {why}; the PDF is not read"))?;
         if let Some(resources) = resources {
-            forms
-                .height_of_resources(resources, 0)
-                .map_err(|why| format!("page {number} draws form XObjects {why}; the PDF is not read"))?;
+            forms.height_of_resources(resources, 0).map_err(|why| {
+                format!("page {number} draws form XObjects {why}; the PDF is not read")
+            })?;
         }
     }
     Ok(())
@@ -128,10 +128,7 @@ fn page_resources(doc: &Document, page: ObjectId) -> Result<Option<&Dictionary>,
             return Ok(resources);
         };
         if resources.is_none() {
-            resources = dict
-                .get(b"Resources")
-                .ok()
-                .and_then(|r| deref_dict(doc, r));
+            resources = dict.get(b"Resources").ok().and_then(|r| deref_dict(doc, r));
         }
         match dict.get(b"Parent").and_then(Object::as_reference) {
             Ok(parent) => id = parent,
@@ -159,7 +156,11 @@ struct FormWalk<'a> {
 
 impl<'a> FormWalk<'a> {
     /// The deepest nest of forms under `resources`, at `depth`.
-    fn height_of_resources(&mut self, resources: &'a Dictionary, depth: u32) -> Result<u32, String> {
+    fn height_of_resources(
+        &mut self,
+        resources: &'a Dictionary,
+        depth: u32,
+    ) -> Result<u32, String> {
         let Some(xobjects) = resources
             .get(b"XObject")
             .ok()
@@ -177,14 +178,23 @@ impl<'a> FormWalk<'a> {
     }
 
     /// The nest under the form `id` drawn with `inherited` resources.
-    fn height_of_form(&mut self, id: ObjectId, inherited: &'a Dictionary, depth: u32) -> Result<u32, String> {
+    fn height_of_form(
+        &mut self,
+        id: ObjectId,
+        inherited: &'a Dictionary,
+        depth: u32,
+    ) -> Result<u32, String> {
         let Ok(stream) = self.doc.get_object(id).and_then(Object::as_stream) else {
             return Ok(0);
         };
         if stream.dict.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Form".as_slice()) {
             return Ok(0);
         }
-        let own = stream.dict.get(b"Resources").ok().and_then(|r| deref_dict(self.doc, r));
+        let own = stream
+            .dict
+            .get(b"Resources")
+            .ok()
+            .and_then(|r| deref_dict(self.doc, r));
         let resources = own.unwrap_or(inherited);
         // The resources' address tells apart the same form drawn in two
         // contexts (a form without resources uses its caller's).

@@ -55,9 +55,8 @@ fn text_of(object: &Object) -> Option<String> {
 pub(super) fn iso_date(raw: &str) -> Option<String> {
     let s = raw.trim().strip_prefix("D:").unwrap_or(raw.trim());
     let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-    let part = |from: usize, default: &str| {
-        digits.get(from..from + 2).unwrap_or(default).to_string()
-    };
+    let part =
+        |from: usize, default: &str| digits.get(from..from + 2).unwrap_or(default).to_string();
     let year = digits.get(..4)?;
     if digits.len() < 8 {
         return Some(year.to_string());
@@ -96,10 +95,16 @@ mod tests {
             iso_date("D:20240115093000+01'00'").as_deref(),
             Some("2024-01-15T09:30:00+01:00")
         );
-        assert_eq!(iso_date("D:20240115093000Z").as_deref(), Some("2024-01-15T09:30:00Z"));
+        assert_eq!(
+            iso_date("D:20240115093000Z").as_deref(),
+            Some("2024-01-15T09:30:00Z")
+        );
         assert_eq!(iso_date("D:20240115").as_deref(), Some("2024-01-15"));
         assert_eq!(iso_date("D:2024").as_deref(), Some("2024"));
-        assert_eq!(iso_date("20240115120000").as_deref(), Some("2024-01-15T12:00:00"));
+        assert_eq!(
+            iso_date("20240115120000").as_deref(),
+            Some("2024-01-15T12:00:00")
+        );
         assert_eq!(iso_date("garbage"), None);
     }
 }
