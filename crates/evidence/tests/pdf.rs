@@ -364,7 +364,11 @@ fn pdfs_shipped_in_debian_packages_are_read() {
     ];
     for (path, phrase) in shipped {
         let page = read_file(Path::new(path));
-        assert!(page.ok, "{path}: {:?}", page.verdict);
+        assert!(
+            page.ok,
+            "{path}: {:?} {} {:?} {:?}",
+            page.verdict, page.verdict_reason, page.markers, page.warnings
+        );
         assert!(page.text.contains(phrase), "{path}");
         assert_eq!(page_of(&page, phrase), Some(1), "{path}");
         let pdf = page.pdf.as_ref().expect("pdf");
