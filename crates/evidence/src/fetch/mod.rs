@@ -18,6 +18,9 @@
 //!    gzip, brotli and deflate; the charset from the header, a BOM, a
 //!    `<meta>` tag, or a UTF-8 / windows-1252 guess; then
 //!    [`crate::extract::extract`].
+//!    A PDF (by `Content-Type` or by its `%PDF-` bytes) is read by the
+//!    PDF reader instead, under a cap of its own (20 MiB): the pages' text
+//!    with their spans in [`FetchedPage::pdf`] (see [`PdfInfo`]).
 //! 3. **Browser** (feature `browser`; a caller-supplied
 //!    `Arc<dyn ferret_browser::BrowserRuntime>`): with [`BrowserMode::Auto`]
 //!    the ladder escalates when the HTTP page is an empty JavaScript shell, a
