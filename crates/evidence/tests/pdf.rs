@@ -229,6 +229,12 @@ async fn highlights_carry_the_page_they_start_on() {
     );
     let json = serde_json::to_value(best).expect("json");
     assert!(json.get("page").is_some());
+    let report = fetcher.verify(&public_url(addr, "/survey.pdf")).await;
+    assert!(report.ok, "{:?}", report.verdict);
+    assert_eq!(
+        report.title.as_deref(),
+        Some("Kestrels of the Northern Valley")
+    );
 }
 
 #[test]
@@ -364,10 +370,16 @@ fn pdfs_shipped_in_debian_packages_are_read() {
     ];
     for (path, phrase) in shipped {
         let page = read_file(Path::new(path));
+        // On failure, the markers found again in the returned text tell a
+        // wrong reading from a wrong assessment.
         assert!(
             page.ok,
-            "{path}: {:?} {} {:?} {:?}",
-            page.verdict, page.verdict_reason, page.markers, page.warnings
+            "{path}: {:?} {} {:?} {:?}; markers in the text now: {:?}",
+            page.verdict,
+            page.verdict_reason,
+            page.markers,
+            page.warnings,
+            ferret_evidence::verify::find_markers(&page.text)
         );
         assert!(page.text.contains(phrase), "{path}");
         assert_eq!(page_of(&page, phrase), Some(1), "{path}");
