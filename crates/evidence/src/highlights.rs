@@ -182,6 +182,11 @@ pub struct Highlight {
     /// passage matches. Empty for a single query.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<usize>,
+    /// For a PDF page: the page the passage starts on
+    /// ([`FetchedPage::page_of`](crate::fetch::FetchedPage::page_of));
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 /// The result of [`highlights`] / [`highlights_for_constraints`].
@@ -693,6 +698,7 @@ fn make_highlight(
         matched_terms: index.matched(p, term_sets),
         tokens: index.budget_len[p],
         constraints,
+        page: None,
     }
 }
 

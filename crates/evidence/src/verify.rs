@@ -27,7 +27,8 @@
 //!
 //! The verdict, first match wins ([`assess`]):
 //!
-//! 1. the content type cannot be read as text (images, PDFs, archives) →
+//! 1. the content type cannot be read as text (images, archives, PDFs
+//!    that are encrypted, image-only or damaged) →
 //!    `unsupported`;
 //! 2. HTTP status ≥ 400: the score is 0 and 401 → `auth_required`, 402 →
 //!    `paywall`, 403 → `challenge` when any marker is present else
@@ -201,8 +202,8 @@ pub enum Verdict {
     /// Too little real text to be evidence: none at all, one token repeated,
     /// replacement characters, or binary bytes read as text.
     Thin,
-    /// Content that cannot be read as text (image, PDF, archive …) or a URL
-    /// scheme that is never fetched.
+    /// Content that cannot be read as text (image, archive, an encrypted or
+    /// image-only PDF …) or a URL scheme that is never fetched.
     Unsupported,
     /// The fetch failed outright (transport, timeout, redirect loop).
     Error,

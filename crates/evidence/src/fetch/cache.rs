@@ -144,12 +144,13 @@ pub(crate) async fn get(
 /// One GET with the fetcher's client and limits.
 async fn plain(fetcher: &Fetcher, request: Request<'_>) -> Result<Response, FetchError> {
     let config = fetcher.config();
-    http::get(
+    http::get_document(
         fetcher.client(),
         &config.guard,
         config.max_redirects,
         config.timeout,
         request,
+        Some(config.pdf_body_limit),
     )
     .await
 }

@@ -16,6 +16,7 @@ use super::http::ContentClass;
 use super::page::{
     Attempt, Escalation, FETCH_SCHEMA, FetchedPage, FocusReport, Warning, WarningCode,
 };
+use super::pdf::{self, PdfInfo};
 use super::quality::assess_quality;
 use super::sniff::{Sniffed, sniff_body};
 use crate::budget::{OutOfTime, PageBudget, too_complex_reason};
@@ -59,6 +60,8 @@ pub(crate) struct Reading {
     /// Why reading the page was stopped (its time budget ran out); the
     /// reading then keeps no text.
     pub(crate) too_complex: Option<String>,
+    /// A PDF's pages and problem.
+    pub(crate) pdf: Option<PdfInfo>,
 }
 
 impl Reading {
@@ -90,6 +93,7 @@ impl Reading {
             provenance,
             chrome_used: false,
             too_complex: None,
+            pdf: None,
         }
     }
 
@@ -245,10 +249,11 @@ impl Reading {
     ) -> Self {
         let class = ContentClass::of(content_type);
         let declared = content_type.unwrap_or("(none)");
-        let unreadable = match (class, sniff_body(body)) {
-            (_, Sniffed::Pdf) => Some(format!(
-                "the body is a PDF (served as {declared}); PDF text is not read"
-            )),
+        let sniffed = sniff_body(body);
+        if sniffed == Sniffed::Pdf {
+            return pdf::read(body, content_type, url, options, source, provenance);
+        }
+        let unreadable = match (class, sniffed) {
             (_, Sniffed::Binary(what)) => Some(format!(
                 "the body is {what} (served as {declared}), not text"
             )),
@@ -329,8 +334,9 @@ impl Reading {
             options.focus.as_deref(),
             &mut warnings,
         );
+        let pdf = pdf_spans_kept(self.pdf, focus.is_some());
         let (text, markdown, highlights) = match highlighted(&text, options, &options.budget) {
-            Ok(highlights) => (text, markdown, highlights),
+            Ok(highlights) => (text, markdown, with_pages(highlights, pdf.as_ref())),
             Err(out) => {
                 let reason = too_complex_reason(out, options.budget.time);
                 assessment = Assessment::failed(Verdict::TooComplex, reason);
@@ -384,8 +390,30 @@ impl Reading {
                 None
             },
             cache: None,
+            pdf,
         }
     }
+}
+
+/// A PDF's info for the envelope: its page spans dropped when a focus
+/// keyword reshaped the text (they would point at the wrong bytes).
+fn pdf_spans_kept(pdf: Option<PdfInfo>, focused: bool) -> Option<PdfInfo> {
+    pdf.map(|mut pdf| {
+        if focused {
+            pdf.pages.clear();
+        }
+        pdf
+    })
+}
+
+/// Highlights with the PDF page each one starts on.
+fn with_pages(mut highlights: Vec<Highlight>, pdf: Option<&PdfInfo>) -> Vec<Highlight> {
+    if let Some(pdf) = pdf {
+        for h in &mut highlights {
+            h.page = pdf.page_of(h.start);
+        }
+    }
+    highlights
 }
 
 /// What extraction produces for a fetch.
@@ -488,13 +516,19 @@ pub fn from_html(html: &str, url: Option<&str>, options: &FetchOptions) -> Fetch
 /// envelope's URL is `file://<path>` otherwise). At most
 /// [`DEFAULT_BODY_LIMIT`](super::DEFAULT_BODY_LIMIT) bytes are read, as on
 /// the HTTP path (see [`fetch_from_file_limited`]), within the options'
-/// [`PageBudget`].
+/// [`PageBudget`]. A PDF (by its first bytes) is read as on the HTTP path
+/// too, up to [`DEFAULT_PDF_BODY_LIMIT`](super::DEFAULT_PDF_BODY_LIMIT).
 pub fn fetch_from_file(
     path: impl AsRef<Path>,
     url: Option<&str>,
     options: &FetchOptions,
 ) -> Result<FetchedPage, FetchError> {
-    fetch_from_file_limited(path, url, options, super::DEFAULT_BODY_LIMIT)
+    let limit = if pdf::file_has_pdf_magic(path.as_ref()) {
+        super::DEFAULT_PDF_BODY_LIMIT
+    } else {
+        super::DEFAULT_BODY_LIMIT
+    };
+    fetch_from_file_limited(path, url, options, limit)
 }
 
 /// [`fetch_from_file`] with `limit` bytes as the cap on the body (the HTTP
@@ -528,6 +562,7 @@ fn read_file(
     let content_type = match path.extension().and_then(|e| e.to_str()) {
         Some("txt" | "md" | "markdown") => Some("text/plain"),
         Some("json") => Some("application/json"),
+        Some("pdf") => Some("application/pdf"),
         _ => None,
     };
     let saved = Saved {
@@ -578,6 +613,17 @@ impl Saved<'_> {
                 Source::Reader,
                 provenance,
             ),
+            None if pdf::has_pdf_magic(bytes) => {
+                let blank = Url::parse("about:blank").expect("about:blank is a URL");
+                pdf::read(
+                    bytes,
+                    content_type,
+                    &blank,
+                    options,
+                    Source::Reader,
+                    provenance,
+                )
+            }
             None => {
                 let html = decode_html(bytes, content_type).html;
                 Reading::from_html(html, None, options, Source::Reader, provenance)

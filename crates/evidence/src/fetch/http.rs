@@ -109,6 +109,8 @@ pub(crate) struct Response {
     pub(crate) body: Vec<u8>,
     /// The body was longer than the cap.
     pub(crate) truncated: bool,
+    /// The cap that applied (the PDF cap for a PDF body).
+    pub(crate) limit: usize,
     pub(crate) redirects: Vec<String>,
     /// The final response's headers (the page cache reads its validators
     /// and freshness from them).
@@ -125,10 +127,23 @@ pub(crate) async fn get(
     timeout: Duration,
     request: Request<'_>,
 ) -> Result<Response, FetchError> {
+    get_document(client, guard, max_redirects, timeout, request, None).await
+}
+
+/// [`get`] that also reads a PDF body (by its type, or by its first bytes
+/// when the type says nothing), up to `pdf_limit` bytes.
+pub(crate) async fn get_document(
+    client: &reqwest::Client,
+    guard: &UrlGuard,
+    max_redirects: usize,
+    timeout: Duration,
+    request: Request<'_>,
+    pdf_limit: Option<usize>,
+) -> Result<Response, FetchError> {
     let start_url = request.url.to_string();
     match tokio::time::timeout(
         timeout,
-        get_inner(client, guard, max_redirects, timeout, request),
+        get_inner(client, guard, max_redirects, timeout, request, pdf_limit),
     )
     .await
     {
@@ -146,6 +161,7 @@ async fn get_inner(
     max_redirects: usize,
     timeout: Duration,
     request: Request<'_>,
+    pdf_limit: Option<usize>,
 ) -> Result<Response, FetchError> {
     let origin_host = request.url.host_str().map(str::to_owned);
     let mut url = request.url.clone();
@@ -167,7 +183,8 @@ async fn get_inner(
             url = next;
             continue;
         }
-        return read_response(response, &url, timeout, request.body_limit, redirects).await;
+        let limits = (request.body_limit, pdf_limit);
+        return read_response(response, &url, timeout, limits, redirects).await;
     }
 }
 
@@ -235,12 +252,13 @@ fn redirect_target(
 }
 
 /// The final response: its body streamed up to `body_limit` bytes (not
-/// read at all for an unsupported content type).
+/// read at all for an unsupported content type), a PDF's up to
+/// `pdf_limit` when one is given (`limits` is both).
 async fn read_response(
     mut response: reqwest::Response,
     url: &Url,
     timeout: Duration,
-    body_limit: usize,
+    (body_limit, pdf_limit): (usize, Option<usize>),
     redirects: Vec<String>,
 ) -> Result<Response, FetchError> {
     let status = response.status();
@@ -253,7 +271,9 @@ async fn read_response(
     let class = ContentClass::of(content_type.as_deref());
     let mut body = Vec::new();
     let mut truncated = false;
-    if class != ContentClass::Unsupported {
+    let mut limit = body_limit;
+    let pdf = pdf_limit.and_then(|l| PdfBody::of(content_type.as_deref(), l));
+    if class != ContentClass::Unsupported || pdf.is_some() {
         if let Some(len) = response.content_length() {
             body.reserve((len as usize).min(body_limit));
         }
@@ -262,7 +282,15 @@ async fn read_response(
             .await
             .map_err(|e| map_reqwest_error(&e, url, timeout))?
         {
-            let room = body_limit - body.len();
+            if body.is_empty()
+                && let Some(pdf) = pdf
+            {
+                match pdf.limit_for(&chunk, class, body_limit) {
+                    Some(l) => limit = l,
+                    None => break,
+                }
+            }
+            let room = limit - body.len();
             if chunk.len() > room {
                 body.extend_from_slice(&chunk[..room]);
                 truncated = true;
@@ -277,9 +305,40 @@ async fn read_response(
         content_type,
         body,
         truncated,
+        limit,
         redirects,
         headers,
     })
+}
+
+/// How a body that may be a PDF is read: the PDF cap once its type or
+/// its first bytes say PDF.
+#[derive(Debug, Clone, Copy)]
+struct PdfBody {
+    limit: usize,
+    /// The type says PDF.
+    declared: bool,
+}
+
+impl PdfBody {
+    /// `Some` when a body of `content_type` may be a PDF: its type says so,
+    /// says nothing, or is readable (a PDF served as `text/html`).
+    fn of(content_type: Option<&str>, limit: usize) -> Option<Self> {
+        let declared = super::pdf::is_pdf_type(content_type);
+        let readable = ContentClass::of(content_type) != ContentClass::Unsupported;
+        (declared || readable || super::pdf::is_opaque_type(content_type))
+            .then_some(PdfBody { limit, declared })
+    }
+
+    /// The cap for a body starting with `first`: the PDF cap for a PDF,
+    /// `body_limit` for a readable body, `None` (read no further) for an
+    /// opaque body that is not a PDF.
+    fn limit_for(self, first: &[u8], class: ContentClass, body_limit: usize) -> Option<usize> {
+        if self.declared || super::pdf::has_pdf_magic(first) {
+            return Some(self.limit);
+        }
+        (class != ContentClass::Unsupported).then_some(body_limit)
+    }
 }
 
 /// A reqwest error as a [`FetchError`]: timeouts, guard refusals from the

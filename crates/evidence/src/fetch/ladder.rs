@@ -230,7 +230,8 @@ fn escalation_reason(
     quality: &Quality,
     browser_has_login: bool,
 ) -> Option<(EscalationReason, String)> {
-    if reading.unsupported {
+    // A browser renders neither an unreadable body nor a PDF any better.
+    if reading.unsupported || reading.pdf.is_some() {
         return None;
     }
     let challenge_signs = assessment.verdict == Verdict::Challenge || quality.challenge_suspected;
@@ -596,7 +597,7 @@ impl Fetcher {
                 WarningCode::BodyTruncated,
                 format!(
                     "the body is longer than {} bytes; only the first {} bytes were read",
-                    config.body_limit, config.body_limit
+                    response.limit, response.limit
                 ),
             ));
         }

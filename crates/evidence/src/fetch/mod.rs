@@ -18,6 +18,9 @@
 //!    gzip, brotli and deflate; the charset from the header, a BOM, a
 //!    `<meta>` tag, or a UTF-8 / windows-1252 guess; then
 //!    [`crate::extract::extract`].
+//!    A PDF (by `Content-Type` or by its `%PDF-` bytes) is read by the
+//!    PDF reader instead, under a cap of its own (20 MiB): the pages' text
+//!    with their spans in [`FetchedPage::pdf`] (see [`PdfInfo`]).
 //! 3. **Browser** (feature `browser`; a caller-supplied
 //!    `Arc<dyn ferret_browser::BrowserRuntime>`): with [`BrowserMode::Auto`]
 //!    the ladder escalates when the HTTP page is an empty JavaScript shell, a
@@ -55,6 +58,7 @@ mod focus;
 mod http;
 mod ladder;
 mod page;
+mod pdf;
 mod quality;
 mod resolver;
 mod sniff;
@@ -83,6 +87,10 @@ pub use error::FetchError;
 pub use page::{
     Attempt, AttemptOutcome, Escalation, EscalationReason, FETCH_SCHEMA, FetchedPage, FocusReport,
     Quality, THIN_CHARS, Warning, WarningCode,
+};
+pub use pdf::{
+    DEFAULT_PDF_BODY_LIMIT, MAX_INFLATED_STREAM, MAX_PDF_PAGES, PAGE_SEPARATOR, PageSpan, PdfInfo,
+    PdfProblem,
 };
 pub use quality::{
     AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
@@ -271,6 +279,7 @@ pub(crate) struct Config {
     pub(crate) timeout: Duration,
     pub(crate) browser_timeout: Duration,
     pub(crate) body_limit: usize,
+    pub(crate) pdf_body_limit: usize,
     pub(crate) api_body_limit: usize,
     pub(crate) max_redirects: usize,
     pub(crate) user_agent: String,
@@ -386,6 +395,7 @@ impl Default for FetcherBuilder {
                 timeout: DEFAULT_TIMEOUT,
                 browser_timeout: DEFAULT_BROWSER_TIMEOUT,
                 body_limit: DEFAULT_BODY_LIMIT,
+                pdf_body_limit: DEFAULT_PDF_BODY_LIMIT,
                 api_body_limit: DEFAULT_API_BODY_LIMIT,
                 max_redirects: DEFAULT_MAX_REDIRECTS,
                 user_agent: DEFAULT_USER_AGENT.to_string(),
@@ -431,6 +441,17 @@ impl FetcherBuilder {
     /// with a [`WarningCode::BodyTruncated`] warning.
     pub fn body_limit(mut self, bytes: usize) -> Self {
         self.config.body_limit = bytes.max(1);
+        self
+    }
+
+    /// Cap on a PDF body in bytes (default 20 MiB), used instead of
+    /// [`FetcherBuilder::body_limit`] when the `Content-Type` or the first
+    /// bytes (`%PDF-`) say PDF. A PDF cut at the cap cannot be read (its
+    /// cross-reference table is at the end): it is `unsupported`, problem
+    /// [`PdfProblem::Truncated`], with a [`WarningCode::BodyTruncated`]
+    /// warning.
+    pub fn pdf_body_limit(mut self, bytes: usize) -> Self {
+        self.config.pdf_body_limit = bytes.max(1);
         self
     }
 

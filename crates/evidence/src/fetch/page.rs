@@ -5,6 +5,7 @@ use std::fmt;
 use ferret_core::Provenance;
 use serde::{Deserialize, Serialize};
 
+use super::pdf::PdfInfo;
 use crate::extract::DecodeInfo;
 use crate::highlights::Highlight;
 use crate::safety::SafetyFlag;
@@ -98,9 +99,21 @@ pub struct FetchedPage {
     /// cache, or when another step's reading won).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<super::cache::CacheStatus>,
+    /// For a PDF: its page count, where each page lies in
+    /// [`FetchedPage::text`], and why it could not be read, if it could
+    /// not (see [`PdfInfo`]). Absent for other pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdf: Option<PdfInfo>,
 }
 
 impl FetchedPage {
+    /// For a PDF, the page (1-based) holding byte `offset` of
+    /// [`FetchedPage::text`] (a highlight's or a quote's `start`), so a
+    /// quote can cite `p. N`; `None` for other pages.
+    pub fn page_of(&self, offset: usize) -> Option<u32> {
+        self.pdf.as_ref().and_then(|pdf| pdf.page_of(offset))
+    }
+
     /// Whether a warning with `code` was recorded.
     pub fn has_warning(&self, code: WarningCode) -> bool {
         self.warnings.iter().any(|w| w.code == code)

@@ -194,6 +194,8 @@ impl CachedPage {
             body: self.body.clone(),
             truncated: self.truncated,
             redirects: self.redirects.clone(),
+            // A cut body was cut at the cap, so its length is the cap.
+            limit: self.body.len(),
             headers: HeaderMap::new(),
         })
     }
