@@ -169,5 +169,10 @@ pub fn fetcher(
     let browser = {
         let _ = choice;
     };
-    Ok(ferret::setup::fetch_setup(mode, browser)?)
+    let mut setup = ferret::setup::fetch_setup(mode, browser)?;
+    // The page `User-Agent` from FERRET_USER_AGENT (Ferret's own by default).
+    if std::env::var_os(ferret::evidence::fetch::USER_AGENT_ENV).is_some() {
+        setup.fetcher = setup.fetcher.to_builder().user_agent_from_env().build()?;
+    }
+    Ok(setup)
 }

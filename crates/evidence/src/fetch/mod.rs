@@ -99,9 +99,26 @@ pub const DEFAULT_API_BODY_LIMIT: usize = 8 * 1024 * 1024;
 pub const DEFAULT_MAX_REDIRECTS: usize = 5;
 /// Default task space for browser renders.
 pub const DEFAULT_BROWSER_SPACE: &str = "ferret-fetch";
-/// Default `User-Agent` for pages: a current desktop Chrome, because many
-/// sites refuse unknown clients.
-pub const DEFAULT_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
+/// Default `User-Agent` for pages: Ferret names itself honestly, with its
+/// version and where to read about it — `Ferret/<version> (+<repository>)`.
+/// Change it with [`FetcherBuilder::user_agent`] (the CLI reads
+/// `FERRET_USER_AGENT`). The browser step keeps Chromium's own.
+pub const DEFAULT_USER_AGENT: &str = concat!(
+    "Ferret/",
+    env!("CARGO_PKG_VERSION"),
+    " (+",
+    env!("CARGO_PKG_REPOSITORY"),
+    ")"
+);
+/// The product token robots.txt groups are matched against
+/// (`User-agent: Ferret`).
+pub const ROBOTS_TOKEN: &str = "Ferret";
+/// The environment variable the CLI reads for the page `User-Agent`
+/// (libraries take [`FetcherBuilder::user_agent`]).
+pub const USER_AGENT_ENV: &str = "FERRET_USER_AGENT";
+/// A desktop-Chrome `User-Agent`, for callers that choose to look like a
+/// browser (not the default).
+pub const BROWSER_LIKE_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 /// Default `User-Agent` for public APIs, which ask clients to name
 /// themselves.
 pub const DEFAULT_API_USER_AGENT: &str = concat!(
@@ -307,6 +324,22 @@ impl Fetcher {
         FetcherBuilder::default()
     }
 
+    /// A builder holding this fetcher's configuration (and browser
+    /// runtime), to build a variant: another user agent, robots policy or
+    /// proxy. The variant gets its own HTTP client.
+    pub fn to_builder(&self) -> FetcherBuilder {
+        FetcherBuilder {
+            config: self.inner.config.clone(),
+            #[cfg(feature = "browser")]
+            browser: self.inner.browser.clone(),
+        }
+    }
+
+    /// The `User-Agent` page fetches send.
+    pub fn user_agent(&self) -> &str {
+        &self.inner.config.user_agent
+    }
+
     /// The URL guard every request goes through.
     pub fn guard(&self) -> &UrlGuard {
         &self.inner.config.guard
@@ -425,10 +458,24 @@ impl FetcherBuilder {
         self
     }
 
-    /// `User-Agent` for page fetches.
+    /// `User-Agent` for page fetches (default [`DEFAULT_USER_AGENT`]); a
+    /// blank value keeps the current one. robots.txt rules are still
+    /// matched against [`ROBOTS_TOKEN`].
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.config.user_agent = user_agent.into();
+        let user_agent = user_agent.into();
+        if !user_agent.trim().is_empty() {
+            self.config.user_agent = user_agent.trim().to_string();
+        }
         self
+    }
+
+    /// [`FetcherBuilder::user_agent`] from `FERRET_USER_AGENT` when it is
+    /// set and not blank (for the edges of a program: the CLI, examples).
+    pub fn user_agent_from_env(self) -> Self {
+        match std::env::var(USER_AGENT_ENV) {
+            Ok(ua) => self.user_agent(ua),
+            Err(_) => self,
+        }
     }
 
     /// `User-Agent` for public-endpoint calls.
