@@ -57,6 +57,8 @@ pub struct FetchArgs {
     json: bool,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_fetch(args: FetchArgs) -> CmdResult {
@@ -78,7 +80,9 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
     let page = if !args.from_file.is_empty() {
         return print_saved_pages(&args, &options, format, budget);
     } else {
-        let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
+        let setup = args
+            .polite
+            .apply(crate::setup::fetch_setup(args.browser, &args.choice)?)?;
         crate::progress::step(fetch_step(&input.url, args.browser));
         let result = setup.fetcher.fetch(&input.url, &options).await;
         setup.shutdown().await;
@@ -215,10 +219,14 @@ pub struct VerifyArgs {
     json: bool,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_verify(args: VerifyArgs) -> CmdResult {
-    let setup = crate::setup::fetch_setup(args.browser, &args.choice)?;
+    let setup = args
+        .polite
+        .apply(crate::setup::fetch_setup(args.browser, &args.choice)?)?;
     let report = setup.fetcher.verify(&args.url).await;
     setup.shutdown().await;
     if args.json {
@@ -267,6 +275,8 @@ pub struct ExtractArgs {
     json: bool,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
@@ -340,7 +350,9 @@ async fn extract_url(
     schema: &serde_json::Value,
 ) -> ferret::evidence::structured::StructuredOutcome {
     use ferret::evidence::structured::{StructuredOutcome, extract_from_url};
-    let setup = match crate::setup::fetch_setup(args.browser, &args.choice) {
+    let setup = match crate::setup::fetch_setup(args.browser, &args.choice)
+        .and_then(|setup| args.polite.apply(setup))
+    {
         Ok(setup) => setup,
         Err(e) => return StructuredOutcome::fetch_failed(Some(url), e.message),
     };

@@ -106,6 +106,8 @@ struct RunArgs {
     output: crate::output::FormatArgs,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -173,6 +175,8 @@ struct EnrichArgs {
     json: bool,
     #[command(flatten)]
     choice: crate::setup::BrowserChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 #[derive(Debug, Args)]
@@ -223,7 +227,9 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         None
     };
 
-    let fetch = crate::setup::fetch_setup(args.browser, &args.choice)?;
+    let fetch = args
+        .polite
+        .apply(crate::setup::fetch_setup(args.browser, &args.choice)?)?;
     let fetcher = fetch.fetcher.clone();
     let report = match rows {
         Some(results) => {
@@ -475,7 +481,9 @@ async fn run_enrich(args: EnrichArgs) -> CmdResult {
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
         .with_text(args.text);
-    let fetch = crate::setup::fetch_setup(args.browser, &args.choice)?;
+    let fetch = args
+        .polite
+        .apply(crate::setup::fetch_setup(args.browser, &args.choice)?)?;
     let enrichment = research::enrich_fetch(&fetch.fetcher, &plan, &results, &options).await;
     fetch.shutdown().await;
     print_json(&enrichment?)

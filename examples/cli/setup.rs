@@ -137,6 +137,27 @@ impl BrowserChoice {
 /// the browser `choice` picks, started only if a page needs it.
 pub use ferret::setup::FetchSetup;
 
+/// How the fetch commands treat the sites they read: robots.txt (respected
+/// unless a person asks for the page explicitly).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PoliteArgs {
+    /// Fetch the page even when the site's robots.txt disallows it for
+    /// Ferret (for a page you asked for yourself).
+    #[arg(long)]
+    pub ignore_robots: bool,
+}
+
+impl PoliteArgs {
+    /// `setup` with its fetcher rebuilt for these flags (unchanged when
+    /// every flag is at its default).
+    pub fn apply(&self, mut setup: FetchSetup) -> Result<FetchSetup, CliError> {
+        if self.ignore_robots {
+            setup.fetcher = setup.fetcher.to_builder().respect_robots(false).build()?;
+        }
+        Ok(setup)
+    }
+}
+
 /// [`fetcher`] with its failure's kind: the browser flags are checked
 /// first, so contradicting flags stay a usage error and a login partition
 /// without pro mode a gate refusal (the runtime is only built, not started).

@@ -107,6 +107,8 @@ pub(crate) struct Response {
     /// The body was longer than the cap.
     pub(crate) truncated: bool,
     pub(crate) redirects: Vec<String>,
+    /// The final response's headers (caching, `Retry-After`).
+    pub(crate) headers: reqwest::header::HeaderMap,
 }
 
 /// Fetches `request.url`, following up to `max_redirects` redirects, under
@@ -234,6 +236,7 @@ async fn read_response(
     redirects: Vec<String>,
 ) -> Result<Response, FetchError> {
     let status = response.status();
+    let headers = response.headers().clone();
     let content_type = response
         .headers()
         .get(CONTENT_TYPE)
@@ -267,6 +270,7 @@ async fn read_response(
         body,
         truncated,
         redirects,
+        headers,
     })
 }
 

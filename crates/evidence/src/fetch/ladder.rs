@@ -383,6 +383,7 @@ impl Fetcher {
     ) -> Result<FetchedPage, FetchError> {
         let mut run = Run::new(input, options);
         if mode == BrowserMode::Required {
+            self.robots_allow(&url).await?;
             return self.browser_only(&url, run).await;
         }
         // 1. Public endpoint.
@@ -391,8 +392,17 @@ impl Fetcher {
         {
             return run.finish(done);
         }
-        // 2. Plain HTTP, then the browser when the reading calls for it.
+        // 2. Plain HTTP, then the browser when the reading calls for it —
+        // when the site's robots.txt allows the page.
         let t0 = Instant::now();
+        if let Err(e) = self.robots_allow(&url).await {
+            // A host that cannot be reached for robots.txt fails the HTTP
+            // step with that error, as the page itself would.
+            if browser_may_retry(&e) {
+                return self.http_failed(e, &url, mode, t0, run).await;
+            }
+            return robots_refused(e, &url, t0, run);
+        }
         match self.http_step(&url, options).await {
             Err(e) => self.http_failed(e, &url, mode, t0, run).await,
             Ok(reading) => self.http_read(reading, &url, mode, t0, run).await,
@@ -716,6 +726,38 @@ impl Fetcher {
             url: url.to_string(),
             reason: self.browser_unavailable_reason(),
         })
+    }
+}
+
+/// robots.txt refused the page (or could not be read): recorded as the
+/// HTTP step's failure; a public endpoint's reading, if any, is returned
+/// with a warning, otherwise the error.
+fn robots_refused(
+    e: FetchError,
+    url: &Url,
+    t0: Instant,
+    mut run: Run<'_>,
+) -> Result<FetchedPage, FetchError> {
+    let detail = e.to_string();
+    run.attempt(
+        Source::Fetch,
+        url.as_str(),
+        None,
+        AttemptOutcome::Failed,
+        detail.clone(),
+        t0,
+        &HTTP_READ,
+    );
+    match run.best() {
+        Some(best) => {
+            let code = match e {
+                FetchError::RobotsDisallowed { .. } => WarningCode::RobotsDisallowed,
+                _ => WarningCode::HttpFailed,
+            };
+            run.warnings.push(Warning::new(code, detail));
+            run.finish(best)
+        }
+        None => Err(e),
     }
 }
 

@@ -56,6 +56,7 @@ mod ladder;
 mod page;
 mod quality;
 mod resolver;
+mod robots;
 mod sniff;
 
 #[cfg(feature = "browser")]
@@ -83,6 +84,7 @@ pub use page::{
 pub use quality::{
     AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
 };
+pub use robots::{ROBOTS_BODY_LIMIT, ROBOTS_DEFAULT_TTL, ROBOTS_ERROR_TTL};
 pub(crate) use sniff::degenerate_text;
 
 /// Default time budget of an HTTP fetch (whole redirect chain and body)
@@ -282,6 +284,9 @@ pub(crate) struct Config {
     pub(crate) public_endpoints: bool,
     pub(crate) github_token: Option<String>,
     pub(crate) resolve: HashMap<String, Vec<SocketAddr>>,
+    pub(crate) respect_robots: bool,
+    /// Shared by the fetchers [`Fetcher::to_builder`] derives.
+    pub(crate) robots: robots::RobotsCache,
 }
 
 /// The adaptive fetcher. Cheap to clone (shared client and configuration).
@@ -410,6 +415,8 @@ impl Default for FetcherBuilder {
                 public_endpoints: true,
                 github_token: None,
                 resolve: HashMap::new(),
+                respect_robots: true,
+                robots: robots::RobotsCache::default(),
             },
             #[cfg(feature = "browser")]
             browser: None,
@@ -533,6 +540,17 @@ impl FetcherBuilder {
             .entry(host.trim_end_matches('.').to_ascii_lowercase())
             .or_default()
             .push(SocketAddr::new(addr, 0));
+        self
+    }
+
+    /// Respect the sites' robots.txt for page fetches (default `true`): a
+    /// page it disallows for Ferret is not fetched, by plain HTTP or the
+    /// browser, and the fetch fails with [`FetchError::RobotsDisallowed`]
+    /// (verdict `robots_disallowed`). Public endpoints are APIs and are
+    /// never robots-checked. Turn it off only for a fetch a person asked
+    /// for explicitly (the CLI's `--ignore-robots`).
+    pub fn respect_robots(mut self, respect: bool) -> Self {
+        self.config.respect_robots = respect;
         self
     }
 

@@ -240,6 +240,9 @@ pub enum WarningCode {
     FetchFailed,
     /// Part of a public-endpoint answer could not be read (e.g. a README).
     EndpointPartial,
+    /// robots.txt disallows the page, so plain HTTP and the browser were
+    /// not tried; an earlier reading (a public endpoint's) is returned.
+    RobotsDisallowed,
 }
 
 /// Something noticed while fetching.
