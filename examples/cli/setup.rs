@@ -137,6 +137,28 @@ impl BrowserChoice {
 /// the browser `choice` picks, started only if a page needs it.
 pub use ferret::setup::FetchSetup;
 
+/// Makes `--proxy` (else the proxy environment) the process-wide proxy of
+/// every engine and fetch client this run builds. `NO_PROXY` applies to
+/// `--proxy` too.
+pub fn install_proxy(flag: Option<&str>) -> Result<(), CliError> {
+    use ferret::core::politeness::{ProxyConfig, set_process_proxy};
+    let proxy = match flag {
+        Some(url) => {
+            let no_proxy = std::env::var("NO_PROXY")
+                .or_else(|_| std::env::var("no_proxy"))
+                .unwrap_or_default();
+            Some(
+                ProxyConfig::all(url)
+                    .map_err(CliError::usage)?
+                    .no_proxy(&no_proxy),
+            )
+        }
+        None => ProxyConfig::from_env().map_err(CliError::usage)?,
+    };
+    set_process_proxy(proxy);
+    Ok(())
+}
+
 /// How the fetch commands treat the sites they read: robots.txt (respected
 /// unless a person asks for the page explicitly).
 #[derive(Debug, Clone, Default, clap::Args)]

@@ -594,6 +594,16 @@ impl Fetcher {
         r.status = Some(response.status);
         r.final_url = response.final_url.to_string();
         r.redirects = response.redirects;
+        if let Some(pause) = response.retry_after {
+            r.warnings.push(Warning::new(
+                WarningCode::RetryAfter,
+                format!(
+                    "HTTP {} with Retry-After: requests to this host wait {} ms",
+                    response.status,
+                    pause.as_millis()
+                ),
+            ));
+        }
         if response.truncated {
             r.truncated = true;
             r.warnings.push(Warning::new(

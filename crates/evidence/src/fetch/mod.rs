@@ -37,7 +37,10 @@
 //! `resolve`, also judged in strict mode) — tests use it to give a local
 //! server a public-looking name. A guard refusal is never routed around: a
 //! refused redirect fails the fetch, it does not escalate to the browser.
-//! System proxies are not used (the guard judges the real destination).
+//! Only the configured proxy is used ([`FetcherBuilder::proxy`]); with one,
+//! every target and hop is still judged before the request is sent, and in
+//! strict mode a proxied name is resolved and judged by Ferret first.
+//! Page fetches respect robots.txt ([`FetcherBuilder::respect_robots`]).
 //!
 //! Every page is scored by [`crate::verify`] and scanned by
 //! [`crate::safety`]; findings become [`Warning`]s, the text is never
@@ -70,6 +73,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferret_core::guard::UrlGuard;
+use ferret_core::politeness::{HostLimiter, ProxyConfig};
 use serde::{Deserialize, Serialize};
 
 pub use crate::verify::Source;
@@ -285,6 +289,8 @@ pub(crate) struct Config {
     pub(crate) github_token: Option<String>,
     pub(crate) resolve: HashMap<String, Vec<SocketAddr>>,
     pub(crate) respect_robots: bool,
+    pub(crate) proxy: Option<ProxyConfig>,
+    pub(crate) host_limiter: Option<HostLimiter>,
     /// Shared by the fetchers [`Fetcher::to_builder`] derives.
     pub(crate) robots: robots::RobotsCache,
 }
@@ -297,7 +303,7 @@ pub struct Fetcher {
 
 struct Inner {
     config: Config,
-    client: reqwest::Client,
+    client: http::Client,
     #[cfg(feature = "browser")]
     browser: Option<Arc<dyn ferret_browser::BrowserRuntime>>,
 }
@@ -371,7 +377,7 @@ impl Fetcher {
         &self.inner.config
     }
 
-    pub(crate) fn client(&self) -> &reqwest::Client {
+    pub(crate) fn client(&self) -> &http::Client {
         &self.inner.client
     }
 
@@ -416,6 +422,8 @@ impl Default for FetcherBuilder {
                 github_token: None,
                 resolve: HashMap::new(),
                 respect_robots: true,
+                proxy: ferret_core::politeness::default_proxy(),
+                host_limiter: Some(HostLimiter::global()),
                 robots: robots::RobotsCache::default(),
             },
             #[cfg(feature = "browser")]
@@ -551,6 +559,32 @@ impl FetcherBuilder {
     /// for explicitly (the CLI's `--ignore-robots`).
     pub fn respect_robots(mut self, respect: bool) -> Self {
         self.config.respect_robots = respect;
+        self
+    }
+
+    /// The proxy page fetches, robots.txt and public-endpoint calls go
+    /// through (`None`: direct). Default: the process-wide one
+    /// ([`ferret_core::politeness::set_process_proxy`]), else the
+    /// environment's (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`,
+    /// also in lower case). The URL guard still checks every target and
+    /// redirect hop before the request is sent; in strict mode a proxied
+    /// target's name is resolved and judged by Ferret first (the proxy may
+    /// resolve it differently — see docs/safety.md). The browser step
+    /// keeps its own egress.
+    pub fn proxy(mut self, proxy: Option<ProxyConfig>) -> Self {
+        self.config.proxy = proxy;
+        self
+    }
+
+    /// The per-host limiter the HTTP step, robots.txt reads and
+    /// public-endpoint calls wait on (`None`: no limit). Default: the
+    /// process-wide [`HostLimiter::global`] — 2 requests in flight and 4
+    /// starts a second per host, shared with the scraped engines. A 429 or
+    /// 503 with `Retry-After` pauses the host (at most 60 s) and the page
+    /// carries a [`WarningCode::RetryAfter`] warning; a request whose turn
+    /// would come after its deadline fails at once as a timeout.
+    pub fn host_limiter(mut self, limiter: Option<HostLimiter>) -> Self {
+        self.config.host_limiter = limiter;
         self
     }
 
