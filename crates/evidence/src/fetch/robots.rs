@@ -81,17 +81,20 @@ struct Entry {
     expires: Instant,
 }
 
-/// The per-origin cache: one async slot per origin, so concurrent fetches
-/// of one site read its robots.txt once.
+/// One origin's slot: locked while its robots.txt is read, so concurrent
+/// fetches of one site read it once.
+type Slot = Arc<tokio::sync::Mutex<Option<Entry>>>;
+
+/// The per-origin cache.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RobotsCache {
-    slots: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Entry>>>>>>,
+    slots: Arc<Mutex<HashMap<String, Slot>>>,
 }
 
 impl RobotsCache {
     /// The slot for `origin` (created empty), dropping expired slots when
     /// the cache is full.
-    fn slot(&self, origin: &str) -> Arc<tokio::sync::Mutex<Option<Entry>>> {
+    fn slot(&self, origin: &str) -> Slot {
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         if slots.len() >= MAX_ORIGINS && !slots.contains_key(origin) {
             let now = Instant::now();
