@@ -58,6 +58,11 @@ struct Cli {
     /// Only errors and warnings on stderr: no progress, no notes.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
+    /// Send engine calls and page fetches through this proxy (http, https
+    /// or socks5 URL; default: HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, with
+    /// NO_PROXY). The URL guard still checks every target.
+    #[arg(long, global = true, value_name = "URL")]
+    proxy: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -104,6 +109,9 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
         quiet: cli.quiet,
     });
+    if let Err(error) = setup::install_proxy(cli.proxy.as_deref()) {
+        return error.report(json);
+    }
     let result = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime.block_on(run(cli.command)),
         Err(e) => Err(output::CliError::internal(format!(

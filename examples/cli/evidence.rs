@@ -59,6 +59,8 @@ pub struct FetchArgs {
     choice: crate::setup::BrowserChoice,
     #[command(flatten)]
     cache: crate::setup::CacheChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_fetch(args: FetchArgs) -> CmdResult {
@@ -80,7 +82,11 @@ pub async fn run_fetch(args: FetchArgs) -> CmdResult {
     let page = if !args.from_file.is_empty() {
         return print_saved_pages(&args, &options, format, budget);
     } else {
-        let setup = crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)?;
+        let setup = args.polite.apply(crate::setup::fetch_setup_cached(
+            args.browser,
+            &args.choice,
+            &args.cache,
+        )?)?;
         crate::progress::step(fetch_step(&input.url, args.browser));
         let result = setup.fetcher.fetch(&input.url, &options).await;
         setup.shutdown().await;
@@ -219,10 +225,16 @@ pub struct VerifyArgs {
     choice: crate::setup::BrowserChoice,
     #[command(flatten)]
     cache: crate::setup::CacheChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_verify(args: VerifyArgs) -> CmdResult {
-    let setup = crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)?;
+    let setup = args.polite.apply(crate::setup::fetch_setup_cached(
+        args.browser,
+        &args.choice,
+        &args.cache,
+    )?)?;
     let report = setup.fetcher.verify(&args.url).await;
     setup.shutdown().await;
     if args.json {
@@ -273,6 +285,8 @@ pub struct ExtractArgs {
     choice: crate::setup::BrowserChoice,
     #[command(flatten)]
     cache: crate::setup::CacheChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
@@ -346,7 +360,9 @@ async fn extract_url(
     schema: &serde_json::Value,
 ) -> ferret::evidence::structured::StructuredOutcome {
     use ferret::evidence::structured::{StructuredOutcome, extract_from_url};
-    let setup = match crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache) {
+    let setup = match crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)
+        .and_then(|setup| args.polite.apply(setup))
+    {
         Ok(setup) => setup,
         Err(e) => return StructuredOutcome::fetch_failed(Some(url), e.message),
     };

@@ -108,6 +108,8 @@ struct RunArgs {
     choice: crate::setup::BrowserChoice,
     #[command(flatten)]
     cache: crate::setup::CacheChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -177,6 +179,8 @@ struct EnrichArgs {
     choice: crate::setup::BrowserChoice,
     #[command(flatten)]
     cache: crate::setup::CacheChoice,
+    #[command(flatten)]
+    polite: crate::setup::PoliteArgs,
 }
 
 #[derive(Debug, Args)]
@@ -227,7 +231,11 @@ async fn run_loop(args: RunArgs) -> CmdResult {
         None
     };
 
-    let fetch = crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)?;
+    let fetch = args.polite.apply(crate::setup::fetch_setup_cached(
+        args.browser,
+        &args.choice,
+        &args.cache,
+    )?)?;
     let fetcher = fetch.fetcher.clone();
     let report = match rows {
         Some(results) => {
@@ -479,7 +487,11 @@ async fn run_enrich(args: EnrichArgs) -> CmdResult {
         .with_browser(args.browser)
         .with_max_results(usize::from(args.max_results))
         .with_text(args.text);
-    let fetch = crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)?;
+    let fetch = args.polite.apply(crate::setup::fetch_setup_cached(
+        args.browser,
+        &args.choice,
+        &args.cache,
+    )?)?;
     let enrichment = research::enrich_fetch(&fetch.fetcher, &plan, &results, &options).await;
     fetch.shutdown().await;
     print_json(&enrichment?)

@@ -137,6 +137,49 @@ impl BrowserChoice {
 /// the browser `choice` picks, started only if a page needs it.
 pub use ferret::setup::FetchSetup;
 
+/// Makes `--proxy` (else the proxy environment) the process-wide proxy of
+/// every engine and fetch client this run builds. `NO_PROXY` applies to
+/// `--proxy` too.
+pub fn install_proxy(flag: Option<&str>) -> Result<(), CliError> {
+    use ferret::core::politeness::{ProxyConfig, set_process_proxy};
+    let proxy = match flag {
+        Some(url) => {
+            let no_proxy = std::env::var("NO_PROXY")
+                .or_else(|_| std::env::var("no_proxy"))
+                .unwrap_or_default();
+            Some(
+                ProxyConfig::all(url)
+                    .map_err(CliError::usage)?
+                    .no_proxy(&no_proxy),
+            )
+        }
+        None => ProxyConfig::from_env().map_err(CliError::usage)?,
+    };
+    set_process_proxy(proxy);
+    Ok(())
+}
+
+/// How the fetch commands treat the sites they read: robots.txt (respected
+/// unless a person asks for the page explicitly).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PoliteArgs {
+    /// Fetch the page even when the site's robots.txt disallows it for
+    /// Ferret (for a page you asked for yourself).
+    #[arg(long)]
+    pub ignore_robots: bool,
+}
+
+impl PoliteArgs {
+    /// `setup` with its fetcher rebuilt for these flags (unchanged when
+    /// every flag is at its default).
+    pub fn apply(&self, mut setup: FetchSetup) -> Result<FetchSetup, CliError> {
+        if self.ignore_robots {
+            setup.fetcher = setup.fetcher.to_builder().respect_robots(false).build()?;
+        }
+        Ok(setup)
+    }
+}
+
 /// [`fetcher`] with its failure's kind: the browser flags are checked
 /// first, so contradicting flags stay a usage error and a login partition
 /// without pro mode a gate refusal (the runtime is only built, not started).
@@ -232,5 +275,10 @@ pub fn fetcher(
     let browser = {
         let _ = choice;
     };
-    Ok(ferret::setup::fetch_setup(mode, browser)?)
+    let mut setup = ferret::setup::fetch_setup(mode, browser)?;
+    // The page `User-Agent` from FERRET_USER_AGENT (Ferret's own by default).
+    if std::env::var_os(ferret::evidence::fetch::USER_AGENT_ENV).is_some() {
+        setup.fetcher = setup.fetcher.to_builder().user_agent_from_env().build()?;
+    }
+    Ok(setup)
 }

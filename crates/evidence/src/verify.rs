@@ -210,11 +210,14 @@ pub enum Verdict {
     /// Reading the page ran past its time budget ([`crate::budget`]): it
     /// keeps no text, and the call goes on with the other pages.
     TooComplex,
+    /// The site's robots.txt disallows the page for Ferret; it was not
+    /// fetched (the reason names the matched rule).
+    RobotsDisallowed,
 }
 
 impl Verdict {
     /// Every verdict.
-    pub const ALL: [Verdict; 11] = [
+    pub const ALL: [Verdict; 12] = [
         Verdict::StrongOk,
         Verdict::WeakOk,
         Verdict::Blocked,
@@ -226,6 +229,7 @@ impl Verdict {
         Verdict::Unsupported,
         Verdict::Error,
         Verdict::TooComplex,
+        Verdict::RobotsDisallowed,
     ];
 
     /// `strong_ok` or `weak_ok`.
@@ -247,6 +251,7 @@ impl Verdict {
             Verdict::Unsupported => "unsupported",
             Verdict::Error => "error",
             Verdict::TooComplex => "too_complex",
+            Verdict::RobotsDisallowed => "robots_disallowed",
         }
     }
 }
@@ -261,7 +266,8 @@ impl fmt::Display for Verdict {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown verdict {0:?}: expected one of strong_ok, weak_ok, blocked, auth_required, \
-     challenge, paywall, browser_required, thin, unsupported, error, too_complex"
+     challenge, paywall, browser_required, thin, unsupported, error, too_complex, \
+     robots_disallowed"
 )]
 pub struct UnknownVerdict(pub String);
 

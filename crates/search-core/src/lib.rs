@@ -34,6 +34,8 @@
 //!   [`text`] ([`Text`], the shared strings hits and results hold).
 //! - Safety: [`guard`] (the URL guard used by every fetch, navigation and
 //!   redirect hop).
+//! - Politeness: [`politeness`] (the proxy every HTTP client goes through,
+//!   and the per-host limiter the fetcher and the scraped engines share).
 //! - Internal: `workers` (joining the scoped threads of large fusions).
 
 pub mod authority;
@@ -53,6 +55,7 @@ pub mod intent;
 pub mod layer;
 pub mod near_dup;
 pub mod plan;
+pub mod politeness;
 pub mod provenance;
 pub mod quality;
 pub mod query;

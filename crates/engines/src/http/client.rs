@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use ferret_core::EngineError;
+use ferret_core::politeness::{HostLimiter, ProxyConfig, parse_retry_after};
 use reqwest::header::{self, HeaderMap};
 use reqwest::redirect;
 use serde::de::DeserializeOwned;
@@ -29,6 +30,7 @@ pub struct HttpClient {
     client: reqwest::Client,
     timeout: Duration,
     body_limit: usize,
+    limiter: Option<HostLimiter>,
 }
 
 /// Options for [`HttpClient`]; see [`HttpClient::builder`].
@@ -40,6 +42,8 @@ pub struct HttpClientBuilder {
     body_limit: usize,
     max_redirects: usize,
     accept_language: Option<String>,
+    proxy: Option<ProxyConfig>,
+    limiter: Option<HostLimiter>,
 }
 
 impl Default for HttpClientBuilder {
@@ -51,6 +55,8 @@ impl Default for HttpClientBuilder {
             body_limit: HttpClient::DEFAULT_BODY_LIMIT,
             max_redirects: HttpClient::DEFAULT_MAX_REDIRECTS,
             accept_language: None,
+            proxy: ferret_core::politeness::default_proxy(),
+            limiter: None,
         }
     }
 }
@@ -96,6 +102,25 @@ impl HttpClientBuilder {
         self
     }
 
+    /// The proxy calls go through (`None`: direct). Default: the
+    /// process-wide one ([`ferret_core::politeness::set_process_proxy`]),
+    /// else the environment's (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
+    /// `NO_PROXY`, also in lower case); http, https and socks5 proxies.
+    pub fn proxy(mut self, proxy: Option<ProxyConfig>) -> Self {
+        self.proxy = proxy;
+        self
+    }
+
+    /// The per-host limiter every call waits on (default none; the
+    /// scraped engines — Bing, DuckDuckGo — get the process-wide
+    /// [`HostLimiter::global`] the fetcher shares). A 429 or 503 with
+    /// `Retry-After` pauses the host (capped at 60 s); a call whose turn
+    /// would come after its budget fails at once as a timeout.
+    pub fn host_limiter(mut self, limiter: Option<HostLimiter>) -> Self {
+        self.limiter = limiter;
+        self
+    }
+
     /// Build the client.
     pub fn build(self) -> Result<HttpClient, super::ConfigError> {
         let max = self.max_redirects;
@@ -125,7 +150,14 @@ impl HttpClientBuilder {
             })?;
             headers.insert(header::ACCEPT_LANGUAGE, value);
         }
-        let client = reqwest::Client::builder()
+        // Only the configured proxy, matched by Ferret's own NO_PROXY rules.
+        let mut builder = reqwest::Client::builder().no_proxy();
+        if let Some(proxy) = self.proxy.clone() {
+            builder = builder.proxy(reqwest::Proxy::custom(move |target| {
+                proxy.proxy_for(target).cloned()
+            }));
+        }
+        let client = builder
             .user_agent(self.user_agent.clone())
             .connect_timeout(self.connect_timeout)
             .redirect(policy)
@@ -138,6 +170,7 @@ impl HttpClientBuilder {
             client,
             timeout: self.timeout,
             body_limit: self.body_limit,
+            limiter: self.limiter,
         })
     }
 }
@@ -202,6 +235,19 @@ impl HttpClient {
         self.body_limit
     }
 
+    /// The per-host limiter calls wait on, if any.
+    pub fn host_limiter(&self) -> Option<&HostLimiter> {
+        self.limiter.as_ref()
+    }
+
+    /// The same client (same pool) with another per-host limiter.
+    pub fn with_host_limiter(&self, limiter: Option<HostLimiter>) -> HttpClient {
+        HttpClient {
+            limiter,
+            ..self.clone()
+        }
+    }
+
     /// The same client (same pool) with another exchange budget.
     pub fn with_timeout(&self, timeout: Duration) -> HttpClient {
         HttpClient {
@@ -234,17 +280,59 @@ impl HttpClient {
     /// [`super::status::check`].
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Result<Fetched, EngineError> {
         let budget = self.timeout;
-        match tokio::time::timeout(budget, self.exchange(request)).await {
+        let deadline = tokio::time::Instant::now() + budget;
+        match tokio::time::timeout(budget, self.exchange(request, deadline)).await {
             Ok(result) => result,
             Err(_) => Err(EngineError::Timeout { after: budget }),
         }
     }
 
-    async fn exchange(&self, request: reqwest::RequestBuilder) -> Result<Fetched, EngineError> {
-        let mut response = request
-            .send()
+    /// Sends `request` once the per-host limiter gives it a turn (a turn
+    /// past `deadline` is a timeout at once); a 429/503 `Retry-After`
+    /// pauses the host.
+    async fn send_limited(
+        &self,
+        request: reqwest::RequestBuilder,
+        deadline: tokio::time::Instant,
+    ) -> Result<reqwest::Response, EngineError> {
+        let Some(limiter) = &self.limiter else {
+            return request
+                .send()
+                .await
+                .map_err(|e| request_error(&e, self.timeout));
+        };
+        let (client, request) = request.build_split();
+        let request = request.map_err(|e| request_error(&e, self.timeout))?;
+        let url = request.url().clone();
+        let _turn =
+            limiter
+                .acquire_until(&url, deadline)
+                .await
+                .map_err(|_| EngineError::Timeout {
+                    after: self.timeout,
+                })?;
+        let response = client
+            .execute(request)
             .await
             .map_err(|e| request_error(&e, self.timeout))?;
+        if matches!(response.status().as_u16(), 429 | 503)
+            && let Some(wait) = response
+                .headers()
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()))
+        {
+            limiter.pause(&url, wait, None);
+        }
+        Ok(response)
+    }
+
+    async fn exchange(
+        &self,
+        request: reqwest::RequestBuilder,
+        deadline: tokio::time::Instant,
+    ) -> Result<Fetched, EngineError> {
+        let mut response = self.send_limited(request, deadline).await?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let url = response.url().clone();

@@ -46,6 +46,7 @@ pub struct ServiceConfig {
     timeout: Option<Duration>,
     body_limit: Option<usize>,
     user_agent: Option<String>,
+    host_limiter: Option<ferret_core::politeness::HostLimiter>,
 }
 
 /// What an adapter uses for options the caller left unset.
@@ -55,6 +56,15 @@ pub(crate) struct ServiceDefaults {
     pub timeout: Duration,
     pub body_limit: usize,
     pub user_agent: &'static str,
+}
+
+impl ServiceDefaults {
+    /// Whether the adapter scrapes result pages (it presents a browser's
+    /// user agent): such pages are pages, so calls go through the per-host
+    /// limiter the fetcher shares.
+    fn scrapes_pages(&self) -> bool {
+        self.user_agent == HttpClient::BROWSER_USER_AGENT
+    }
 }
 
 impl ServiceConfig {
@@ -101,6 +111,14 @@ impl ServiceConfig {
         self
     }
 
+    /// The per-host limiter calls wait on (default: the process-wide
+    /// [`HostLimiter::global`](ferret_core::politeness::HostLimiter::global)
+    /// for the scraped engines, none for API engines).
+    pub fn host_limiter(mut self, limiter: ferret_core::politeness::HostLimiter) -> Self {
+        self.host_limiter = Some(limiter);
+        self
+    }
+
     /// The configured API key.
     pub fn key(&self) -> Option<&str> {
         self.api_key.as_deref()
@@ -133,6 +151,13 @@ impl ServiceConfig {
                 .timeout(defaults.timeout)
                 .body_limit(defaults.body_limit)
                 .build()?,
+        };
+        let base = match (&self.host_limiter, defaults.scrapes_pages()) {
+            (Some(limiter), _) => base.with_host_limiter(Some(limiter.clone())),
+            (None, true) if base.host_limiter().is_none() => {
+                base.with_host_limiter(Some(ferret_core::politeness::HostLimiter::global()))
+            }
+            _ => base,
         };
         let client = match self.timeout {
             Some(t) => base.with_timeout(t),
@@ -218,6 +243,13 @@ macro_rules! common_setters {
         /// The `User-Agent` header.
         pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
             self.service = self.service.user_agent(user_agent);
+            self
+        }
+
+        /// The per-host limiter calls wait on (default: the process-wide
+        /// one for the scraped engines, none for API engines).
+        pub fn host_limiter(mut self, limiter: ferret_core::politeness::HostLimiter) -> Self {
+            self.service = self.service.host_limiter(limiter);
             self
         }
     };

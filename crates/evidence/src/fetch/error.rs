@@ -113,6 +113,21 @@ pub enum FetchError {
         /// The I/O error.
         detail: String,
     },
+    /// The site's robots.txt disallows the page for Ferret (see
+    /// [`FetcherBuilder::respect_robots`](super::FetcherBuilder::respect_robots)).
+    #[error(
+        "{url} is disallowed by {robots_url} for Ferret ({rule}); the page was not fetched — \
+         a fetch a person asked for may pass --ignore-robots"
+    )]
+    RobotsDisallowed {
+        /// The page asked for.
+        url: String,
+        /// The robots.txt that was read.
+        robots_url: String,
+        /// The matched rule (`Disallow: /private/ (User-agent: *)`), or why
+        /// the whole site is disallowed (a server error on robots.txt).
+        rule: String,
+    },
     /// The HTTP client could not be built (TLS initialisation).
     #[error("could not build the HTTP client: {detail}")]
     Client {
@@ -136,6 +151,7 @@ impl FetchError {
             FetchError::BrowserFailed { .. } => "browser_failed",
             FetchError::File { .. } => "file",
             FetchError::Client { .. } => "client",
+            FetchError::RobotsDisallowed { .. } => "robots_disallowed",
         }
     }
 
@@ -171,6 +187,7 @@ impl FetchError {
     /// (`unsupported` for a scheme that is never fetched, `error` for a URL
     /// that does not parse); an error status keeps its page's verdict; a
     /// missing or failing browser in `required` mode is `browser_required`;
+    /// a page robots.txt disallows is `robots_disallowed`;
     /// everything else is `error`.
     pub fn verdict(&self) -> Verdict {
         match self {
@@ -185,6 +202,7 @@ impl FetchError {
             FetchError::BrowserUnavailable { .. } | FetchError::BrowserFailed { .. } => {
                 Verdict::BrowserRequired
             }
+            FetchError::RobotsDisallowed { .. } => Verdict::RobotsDisallowed,
             _ => Verdict::Error,
         }
     }

@@ -2,12 +2,16 @@
 //! checked by the URL guard), the body read as a stream up to a byte cap,
 //! the whole exchange under one time budget.
 
+use std::collections::HashMap;
 use std::error::Error as _;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use ferret_core::guard::{GuardError, UrlGuard};
+use ferret_core::politeness::{HostLimiter, HostPermit, ProxyConfig, parse_retry_after};
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION, USER_AGENT};
+use tokio::time::Instant;
 use url::Url;
 
 use super::Config;
@@ -24,23 +28,115 @@ pub(crate) const ACCEPT_XML: &str = "application/atom+xml,application/xml;q=0.9,
 /// `Accept` for raw files.
 pub(crate) const ACCEPT_ANY: &str = "*/*";
 
-/// The client every step shares: no automatic redirects, no system proxy,
-/// the guarded resolver, the fetch timeout per request.
-pub(crate) fn build_client(config: &Config) -> Result<reqwest::Client, FetchError> {
-    reqwest::Client::builder()
+/// The client every step shares, with what a request is checked against
+/// before it is sent.
+#[derive(Debug, Clone)]
+pub(crate) struct Client {
+    inner: reqwest::Client,
+    /// The configured proxy: a proxied request's target is not resolved
+    /// by the client's resolver, so Ferret resolves and judges it first.
+    proxy: Option<ProxyConfig>,
+    /// The host pins ([`super::FetcherBuilder::resolve`]).
+    resolve: HashMap<String, Vec<SocketAddr>>,
+    /// Per-host concurrency and rate ([`super::FetcherBuilder::host_limiter`]).
+    limiter: Option<HostLimiter>,
+}
+
+/// The client every step shares: no automatic redirects, only the
+/// configured proxy (its own `NO_PROXY` matching decides per target), the
+/// guarded resolver, the fetch timeout per request.
+pub(crate) fn build_client(config: &Config) -> Result<Client, FetchError> {
+    let direct = config
+        .proxy
+        .as_ref()
+        .map(ProxyConfig::proxy_hosts)
+        .unwrap_or_default();
+    let mut builder = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         .timeout(config.timeout)
         .connect_timeout(config.timeout.min(Duration::from_secs(10)))
         .user_agent(config.user_agent.clone())
-        .dns_resolver(Arc::new(GuardedResolver::new(
-            config.guard.clone(),
-            config.resolve.clone(),
-        )))
-        .build()
-        .map_err(|e| FetchError::Client {
-            detail: error_chain(&e),
-        })
+        .dns_resolver(Arc::new(
+            GuardedResolver::new(config.guard.clone(), config.resolve.clone()).direct(direct),
+        ));
+    if let Some(proxy) = config.proxy.clone() {
+        builder = builder.proxy(reqwest::Proxy::custom(move |target| {
+            proxy.proxy_for(target).cloned()
+        }));
+    }
+    let inner = builder.build().map_err(|e| FetchError::Client {
+        detail: error_chain(&e),
+    })?;
+    Ok(Client {
+        inner,
+        proxy: config.proxy.clone(),
+        resolve: config.resolve.clone(),
+        limiter: config.host_limiter.clone(),
+    })
+}
+
+impl Client {
+    /// The check a proxied request needs before it is sent: in strict mode
+    /// the target's name is resolved (or its pin taken) and every address
+    /// judged, because the proxy — not Ferret's resolver — connects to it.
+    /// Direct requests are judged by the resolver at connection time.
+    async fn check_proxied(&self, guard: &UrlGuard, url: &Url) -> Result<(), GuardError> {
+        let proxied = self
+            .proxy
+            .as_ref()
+            .is_some_and(|p| p.proxy_for(url).is_some());
+        if !proxied || !guard.is_strict() {
+            return Ok(());
+        }
+        let host = url
+            .host_str()
+            .unwrap_or_default()
+            .trim_end_matches('.')
+            .to_ascii_lowercase();
+        let pinned = self
+            .resolve
+            .get(&host)
+            .or_else(|| self.resolve.get("*"))
+            .cloned();
+        let port = url.port_or_known_default().unwrap_or(443);
+        guard.addresses_for(url, port, pinned).await.map(|_| ())
+    }
+
+    /// Waits for `url`'s host to take the request (the per-host limiter);
+    /// a turn that would come after `deadline` is a timeout at once.
+    async fn turn(
+        &self,
+        url: &Url,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<Option<HostPermit>, FetchError> {
+        let Some(limiter) = &self.limiter else {
+            return Ok(None);
+        };
+        match limiter.acquire_until(url, deadline).await {
+            Ok(permit) => Ok(Some(permit)),
+            Err(busy) => {
+                tracing::debug!(%busy, "host limiter: no turn before the deadline");
+                Err(FetchError::Timeout {
+                    url: url.to_string(),
+                    after: timeout,
+                })
+            }
+        }
+    }
+
+    /// A 429 or 503 with `Retry-After` pauses the host in the limiter (at
+    /// most the limiter's cap); the pause applied, to report.
+    fn honour_retry_after(&self, url: &Url, response: &reqwest::Response) -> Option<Duration> {
+        let limiter = self.limiter.as_ref()?;
+        if !matches!(response.status().as_u16(), 429 | 503) {
+            return None;
+        }
+        let value = response.headers().get(reqwest::header::RETRY_AFTER)?;
+        let wait = parse_retry_after(value.to_str().ok()?, SystemTime::now())?;
+        Some(limiter.pause(url, wait, None))
+    }
 }
 
 /// How a response body can be read.
@@ -112,16 +208,16 @@ pub(crate) struct Response {
     /// The cap that applied (the PDF cap for a PDF body).
     pub(crate) limit: usize,
     pub(crate) redirects: Vec<String>,
-    /// The final response's headers (the page cache reads its validators
-    /// and freshness from them).
-    #[cfg_attr(not(feature = "page-cache"), allow(dead_code))]
+    /// The final response's headers (caching, `Retry-After`).
     pub(crate) headers: reqwest::header::HeaderMap,
+    /// The pause a 429/503 `Retry-After` put on the host (capped).
+    pub(crate) retry_after: Option<Duration>,
 }
 
 /// Fetches `request.url`, following up to `max_redirects` redirects, under
 /// `timeout`. The body of an unsupported content type is not read.
 pub(crate) async fn get(
-    client: &reqwest::Client,
+    client: &Client,
     guard: &UrlGuard,
     max_redirects: usize,
     timeout: Duration,
@@ -133,7 +229,7 @@ pub(crate) async fn get(
 /// [`get`] that also reads a PDF body (by its type, or by its first bytes
 /// when the type says nothing), up to `pdf_limit` bytes.
 pub(crate) async fn get_document(
-    client: &reqwest::Client,
+    client: &Client,
     guard: &UrlGuard,
     max_redirects: usize,
     timeout: Duration,
@@ -141,9 +237,17 @@ pub(crate) async fn get_document(
     pdf_limit: Option<usize>,
 ) -> Result<Response, FetchError> {
     let start_url = request.url.to_string();
+    let deadline = Instant::now() + timeout;
     match tokio::time::timeout(
         timeout,
-        get_inner(client, guard, max_redirects, timeout, request, pdf_limit),
+        get_inner(
+            client,
+            guard,
+            max_redirects,
+            (deadline, timeout),
+            request,
+            pdf_limit,
+        ),
     )
     .await
     {
@@ -156,18 +260,39 @@ pub(crate) async fn get_document(
 }
 
 async fn get_inner(
-    client: &reqwest::Client,
+    client: &Client,
     guard: &UrlGuard,
     max_redirects: usize,
-    timeout: Duration,
+    (deadline, timeout): (Instant, Duration),
     request: Request<'_>,
     pdf_limit: Option<usize>,
 ) -> Result<Response, FetchError> {
     let origin_host = request.url.host_str().map(str::to_owned);
     let mut url = request.url.clone();
     let mut redirects: Vec<String> = Vec::new();
+    let mut from: Option<Url> = None;
     loop {
-        let response = send(client, &request, &url, origin_host.as_deref(), timeout).await?;
+        client
+            .check_proxied(guard, &url)
+            .await
+            .map_err(|error| match &from {
+                None => FetchError::Blocked { error },
+                Some(from) => FetchError::RedirectBlocked {
+                    from: from.to_string(),
+                    hop: redirects.len(),
+                    error,
+                },
+            })?;
+        let permit = client.turn(&url, deadline, timeout).await?;
+        let response = send(
+            &client.inner,
+            &request,
+            &url,
+            origin_host.as_deref(),
+            timeout,
+        )
+        .await?;
+        let retry_after = client.honour_retry_after(&url, &response);
         if response.status().is_redirection()
             && let Some(location) = response.headers().get(LOCATION)
         {
@@ -180,11 +305,14 @@ async fn get_inner(
                 max_redirects,
             )?;
             redirects.push(next.to_string());
-            url = next;
+            from = Some(std::mem::replace(&mut url, next));
             continue;
         }
         let limits = (request.body_limit, pdf_limit);
-        return read_response(response, &url, timeout, limits, redirects).await;
+        let mut read = read_response(response, &url, timeout, limits, redirects).await?;
+        read.retry_after = retry_after;
+        drop(permit);
+        return Ok(read);
     }
 }
 
@@ -308,6 +436,7 @@ async fn read_response(
         limit,
         redirects,
         headers,
+        retry_after: None,
     })
 }
 

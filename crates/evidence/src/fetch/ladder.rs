@@ -7,10 +7,10 @@ use ferret_core::{Provenance, Runtime};
 use tracing::Instrument;
 use url::Url;
 
+use super::cache::CacheStatus;
 use super::document::{Finish, Reading, elapsed_ms};
 use super::endpoints::{self, Api, EndpointError, EndpointPage, Target};
 use super::error::FetchError;
-use super::cache::CacheStatus;
 use super::http::{ACCEPT_HTML, Request};
 use super::page::{
     Attempt, AttemptOutcome, Escalation, EscalationReason, FetchedPage, Quality, Warning,
@@ -385,6 +385,7 @@ impl Fetcher {
     ) -> Result<FetchedPage, FetchError> {
         let mut run = Run::new(input, options);
         if mode == BrowserMode::Required {
+            self.robots_allow(&url).await?;
             return self.browser_only(&url, run).await;
         }
         // 1. Public endpoint.
@@ -393,8 +394,17 @@ impl Fetcher {
         {
             return run.finish(done);
         }
-        // 2. Plain HTTP, then the browser when the reading calls for it.
+        // 2. Plain HTTP, then the browser when the reading calls for it —
+        // when the site's robots.txt allows the page.
         let t0 = Instant::now();
+        if let Err(e) = self.robots_allow(&url).await {
+            // A host that cannot be reached for robots.txt fails the HTTP
+            // step with that error, as the page itself would.
+            if browser_may_retry(&e) {
+                return self.http_failed(e, &url, mode, t0, run).await;
+            }
+            return robots_refused(e, &url, t0, run);
+        }
         match self.http_step(&url, options).await {
             Err(e) => self.http_failed(e, &url, mode, t0, run).await,
             Ok((reading, cache)) => self
@@ -591,6 +601,16 @@ impl Fetcher {
         r.status = Some(response.status);
         r.final_url = response.final_url.to_string();
         r.redirects = response.redirects;
+        if let Some(pause) = response.retry_after {
+            r.warnings.push(Warning::new(
+                WarningCode::RetryAfter,
+                format!(
+                    "HTTP {} with Retry-After: requests to this host wait {} ms",
+                    response.status,
+                    pause.as_millis()
+                ),
+            ));
+        }
         if response.truncated {
             r.truncated = true;
             r.warnings.push(Warning::new(
@@ -739,6 +759,38 @@ fn with_cache_status(mut page: FetchedPage, cache: Option<CacheStatus>) -> Fetch
         page.cache = cache;
     }
     page
+}
+
+/// robots.txt refused the page (or could not be read): recorded as the
+/// HTTP step's failure; a public endpoint's reading, if any, is returned
+/// with a warning, otherwise the error.
+fn robots_refused(
+    e: FetchError,
+    url: &Url,
+    t0: Instant,
+    mut run: Run<'_>,
+) -> Result<FetchedPage, FetchError> {
+    let detail = e.to_string();
+    run.attempt(
+        Source::Fetch,
+        url.as_str(),
+        None,
+        AttemptOutcome::Failed,
+        detail.clone(),
+        t0,
+        &HTTP_READ,
+    );
+    match run.best() {
+        Some(best) => {
+            let code = match e {
+                FetchError::RobotsDisallowed { .. } => WarningCode::RobotsDisallowed,
+                _ => WarningCode::HttpFailed,
+            };
+            run.warnings.push(Warning::new(code, detail));
+            run.finish(best)
+        }
+        None => Err(e),
+    }
 }
 
 /// The HTTP branch always pushes its reading, so there is a candidate; this

@@ -40,7 +40,10 @@
 //! `resolve`, also judged in strict mode) — tests use it to give a local
 //! server a public-looking name. A guard refusal is never routed around: a
 //! refused redirect fails the fetch, it does not escalate to the browser.
-//! System proxies are not used (the guard judges the real destination).
+//! Only the configured proxy is used ([`FetcherBuilder::proxy`]); with one,
+//! every target and hop is still judged before the request is sent, and in
+//! strict mode a proxied name is resolved and judged by Ferret first.
+//! Page fetches respect robots.txt ([`FetcherBuilder::respect_robots`]).
 //!
 //! Every page is scored by [`crate::verify`] and scanned by
 //! [`crate::safety`]; findings become [`Warning`]s, the text is never
@@ -61,6 +64,7 @@ mod page;
 mod pdf;
 mod quality;
 mod resolver;
+mod robots;
 mod sniff;
 
 #[cfg(feature = "browser")]
@@ -74,6 +78,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferret_core::guard::UrlGuard;
+use ferret_core::politeness::{HostLimiter, ProxyConfig};
 use serde::{Deserialize, Serialize};
 
 pub use crate::verify::Source;
@@ -95,6 +100,7 @@ pub use pdf::{
 pub use quality::{
     AUTH_WALL_WORDS, CHALLENGE_WORDS, MARKER_MAX_CHARS, PAYWALL_WORDS, assess_quality,
 };
+pub use robots::{ROBOTS_BODY_LIMIT, ROBOTS_DEFAULT_TTL, ROBOTS_ERROR_TTL};
 pub(crate) use sniff::degenerate_text;
 
 /// Default time budget of an HTTP fetch (whole redirect chain and body)
@@ -111,9 +117,26 @@ pub const DEFAULT_API_BODY_LIMIT: usize = 8 * 1024 * 1024;
 pub const DEFAULT_MAX_REDIRECTS: usize = 5;
 /// Default task space for browser renders.
 pub const DEFAULT_BROWSER_SPACE: &str = "ferret-fetch";
-/// Default `User-Agent` for pages: a current desktop Chrome, because many
-/// sites refuse unknown clients.
-pub const DEFAULT_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
+/// Default `User-Agent` for pages: Ferret names itself honestly, with its
+/// version and where to read about it — `Ferret/<version> (+<repository>)`.
+/// Change it with [`FetcherBuilder::user_agent`] (the CLI reads
+/// `FERRET_USER_AGENT`). The browser step keeps Chromium's own.
+pub const DEFAULT_USER_AGENT: &str = concat!(
+    "Ferret/",
+    env!("CARGO_PKG_VERSION"),
+    " (+",
+    env!("CARGO_PKG_REPOSITORY"),
+    ")"
+);
+/// The product token robots.txt groups are matched against
+/// (`User-agent: Ferret`).
+pub const ROBOTS_TOKEN: &str = "Ferret";
+/// The environment variable the CLI reads for the page `User-Agent`
+/// (libraries take [`FetcherBuilder::user_agent`]).
+pub const USER_AGENT_ENV: &str = "FERRET_USER_AGENT";
+/// A desktop-Chrome `User-Agent`, for callers that choose to look like a
+/// browser (not the default).
+pub const BROWSER_LIKE_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 /// Default `User-Agent` for public APIs, which ask clients to name
 /// themselves.
 pub const DEFAULT_API_USER_AGENT: &str = concat!(
@@ -293,6 +316,11 @@ pub(crate) struct Config {
     pub(crate) page_cache: Option<PageCache>,
     pub(crate) cache_mode: CacheMode,
     pub(crate) resolve: HashMap<String, Vec<SocketAddr>>,
+    pub(crate) respect_robots: bool,
+    pub(crate) proxy: Option<ProxyConfig>,
+    pub(crate) host_limiter: Option<HostLimiter>,
+    /// Shared by the fetchers [`Fetcher::to_builder`] derives.
+    pub(crate) robots: robots::RobotsCache,
 }
 
 /// The adaptive fetcher. Cheap to clone (shared client and configuration).
@@ -303,7 +331,7 @@ pub struct Fetcher {
 
 struct Inner {
     config: Config,
-    client: reqwest::Client,
+    client: http::Client,
     #[cfg(feature = "browser")]
     browser: Option<Arc<dyn ferret_browser::BrowserRuntime>>,
 }
@@ -335,6 +363,22 @@ impl Fetcher {
         FetcherBuilder::default()
     }
 
+    /// A builder holding this fetcher's configuration (and browser
+    /// runtime), to build a variant: another user agent, robots policy or
+    /// proxy. The variant gets its own HTTP client.
+    pub fn to_builder(&self) -> FetcherBuilder {
+        FetcherBuilder {
+            config: self.inner.config.clone(),
+            #[cfg(feature = "browser")]
+            browser: self.inner.browser.clone(),
+        }
+    }
+
+    /// The `User-Agent` page fetches send.
+    pub fn user_agent(&self) -> &str {
+        &self.inner.config.user_agent
+    }
+
     /// The URL guard every request goes through.
     pub fn guard(&self) -> &UrlGuard {
         &self.inner.config.guard
@@ -361,7 +405,7 @@ impl Fetcher {
         &self.inner.config
     }
 
-    pub(crate) fn client(&self) -> &reqwest::Client {
+    pub(crate) fn client(&self) -> &http::Client {
         &self.inner.client
     }
 
@@ -409,6 +453,10 @@ impl Default for FetcherBuilder {
                 page_cache: None,
                 cache_mode: CacheMode::On,
                 resolve: HashMap::new(),
+                respect_robots: true,
+                proxy: ferret_core::politeness::default_proxy(),
+                host_limiter: Some(HostLimiter::global()),
+                robots: robots::RobotsCache::default(),
             },
             #[cfg(feature = "browser")]
             browser: None,
@@ -468,10 +516,24 @@ impl FetcherBuilder {
         self
     }
 
-    /// `User-Agent` for page fetches.
+    /// `User-Agent` for page fetches (default [`DEFAULT_USER_AGENT`]); a
+    /// blank value keeps the current one. robots.txt rules are still
+    /// matched against [`ROBOTS_TOKEN`].
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
-        self.config.user_agent = user_agent.into();
+        let user_agent = user_agent.into();
+        if !user_agent.trim().is_empty() {
+            self.config.user_agent = user_agent.trim().to_string();
+        }
         self
+    }
+
+    /// [`FetcherBuilder::user_agent`] from `FERRET_USER_AGENT` when it is
+    /// set and not blank (for the edges of a program: the CLI, examples).
+    pub fn user_agent_from_env(self) -> Self {
+        match std::env::var(USER_AGENT_ENV) {
+            Ok(ua) => self.user_agent(ua),
+            Err(_) => self,
+        }
     }
 
     /// `User-Agent` for public-endpoint calls.
@@ -544,6 +606,43 @@ impl FetcherBuilder {
             .entry(host.trim_end_matches('.').to_ascii_lowercase())
             .or_default()
             .push(SocketAddr::new(addr, 0));
+        self
+    }
+
+    /// Respect the sites' robots.txt for page fetches (default `true`): a
+    /// page it disallows for Ferret is not fetched, by plain HTTP or the
+    /// browser, and the fetch fails with [`FetchError::RobotsDisallowed`]
+    /// (verdict `robots_disallowed`). Public endpoints are APIs and are
+    /// never robots-checked. Turn it off only for a fetch a person asked
+    /// for explicitly (the CLI's `--ignore-robots`).
+    pub fn respect_robots(mut self, respect: bool) -> Self {
+        self.config.respect_robots = respect;
+        self
+    }
+
+    /// The proxy page fetches, robots.txt and public-endpoint calls go
+    /// through (`None`: direct). Default: the process-wide one
+    /// ([`ferret_core::politeness::set_process_proxy`]), else the
+    /// environment's (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`,
+    /// also in lower case). The URL guard still checks every target and
+    /// redirect hop before the request is sent; in strict mode a proxied
+    /// target's name is resolved and judged by Ferret first (the proxy may
+    /// resolve it differently — see docs/safety.md). The browser step
+    /// keeps its own egress.
+    pub fn proxy(mut self, proxy: Option<ProxyConfig>) -> Self {
+        self.config.proxy = proxy;
+        self
+    }
+
+    /// The per-host limiter the HTTP step, robots.txt reads and
+    /// public-endpoint calls wait on (`None`: no limit). Default: the
+    /// process-wide [`HostLimiter::global`] — 2 requests in flight and 4
+    /// starts a second per host, shared with the scraped engines. A 429 or
+    /// 503 with `Retry-After` pauses the host (at most 60 s) and the page
+    /// carries a [`WarningCode::RetryAfter`] warning; a request whose turn
+    /// would come after its deadline fails at once as a timeout.
+    pub fn host_limiter(mut self, limiter: Option<HostLimiter>) -> Self {
+        self.config.host_limiter = limiter;
         self
     }
 

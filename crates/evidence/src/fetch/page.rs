@@ -260,6 +260,12 @@ pub enum WarningCode {
     /// The page cache could not be read or written; the page was fetched
     /// anyway.
     CacheFailed,
+    /// robots.txt disallows the page, so plain HTTP and the browser were
+    /// not tried; an earlier reading (a public endpoint's) is returned.
+    RobotsDisallowed,
+    /// The host answered 429 or 503 with `Retry-After`: the next request
+    /// to it waits that long (capped; the detail says how long).
+    RetryAfter,
 }
 
 /// Something noticed while fetching.

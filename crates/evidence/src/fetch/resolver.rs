@@ -3,9 +3,11 @@
 //! address check on every answer, at connection time, so the connection
 //! goes only to addresses that were checked. The resolving itself is the
 //! guard's ([`UrlGuard::addresses_for`]), shared with the browser's egress
-//! proxy.
+//! proxy. The configured proxies' own names are resolved without the
+//! address check: a proxy is the operator's choice (often on a private
+//! network), and the targets behind it are judged before each request.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 
 use ferret_core::guard::{GuardError, GuardReason, UrlGuard};
@@ -17,18 +19,34 @@ use url::Url;
 pub(crate) struct GuardedResolver {
     guard: UrlGuard,
     fixed: HashMap<String, Vec<SocketAddr>>,
+    /// Names resolved without the address check (the proxies').
+    direct: HashSet<String>,
 }
 
 impl GuardedResolver {
     pub(crate) fn new(guard: UrlGuard, fixed: HashMap<String, Vec<SocketAddr>>) -> Self {
-        GuardedResolver { guard, fixed }
+        GuardedResolver {
+            guard,
+            fixed,
+            direct: HashSet::new(),
+        }
+    }
+
+    /// Resolve `hosts` (the proxies' names) without the address check.
+    pub(crate) fn direct(mut self, hosts: Vec<String>) -> Self {
+        self.direct.extend(hosts);
+        self
     }
 }
 
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().trim_end_matches('.').to_ascii_lowercase();
-        let guard = self.guard.clone();
+        let guard = if self.direct.contains(&host) {
+            UrlGuard::new().allow_private(true).strict(false)
+        } else {
+            self.guard.clone()
+        };
         // `*` pins every host without a pin of its own.
         let fixed = self
             .fixed

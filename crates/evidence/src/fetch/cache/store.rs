@@ -197,6 +197,7 @@ impl CachedPage {
             // A cut body was cut at the cap, so its length is the cap.
             limit: self.body.len(),
             headers: HeaderMap::new(),
+            retry_after: None,
         })
     }
 
