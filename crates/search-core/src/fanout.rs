@@ -1063,10 +1063,18 @@ fn report_for(
             failures.first().map(summary),
         )
     } else {
-        // The first failure that is not a timeout explains the error best.
+        // The first failure that is neither a timeout nor a circuit opened
+        // by another failure of this run explains the error best.
+        let cause = |f: &&FailedCall| {
+            !matches!(
+                f.kind,
+                Some(ErrorKind::Timeout) | Some(ErrorKind::CircuitOpen)
+            )
+        };
         let first = failures
             .iter()
-            .find(|f| f.kind != Some(ErrorKind::Timeout))
+            .find(cause)
+            .or_else(|| failures.iter().find(|f| f.kind != Some(ErrorKind::Timeout)))
             .or(failures.first());
         (
             EngineStatus::Error,
