@@ -12,8 +12,8 @@ use serde_json::Value;
 #[path = "support/process.rs"]
 mod process;
 
-/// A loopback server answering every GET with one article (max-age 600);
-/// counts requests.
+/// A loopback server answering every page GET with one article (max-age
+/// 600) and robots.txt with 404; counts the page requests.
 fn server() -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -27,12 +27,22 @@ fn server() -> (String, Arc<AtomicUsize>) {
     );
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
-            counted.fetch_add(1, Ordering::SeqCst);
             let mut reader = BufReader::new(stream.try_clone().unwrap());
             let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let robots = line.starts_with("GET /robots.txt ");
             while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
                 line.clear();
             }
+            if robots {
+                // No robots.txt: everything allowed (read once per process).
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                );
+                continue;
+            }
+            counted.fetch_add(1, Ordering::SeqCst);
             let _ = write!(
                 stream,
                 "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncache-control: max-age=600\r\n\

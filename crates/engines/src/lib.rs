@@ -38,6 +38,8 @@ pub mod local_index;
 pub mod replay;
 pub mod rows;
 pub mod searxng;
+#[cfg(feature = "sqlite")]
+mod sqlite_file;
 pub mod tavily;
 pub mod wikipedia;
 

@@ -31,11 +31,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::sqlite_file::BUSY_TIMEOUT;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::payload::{self, COMPRESS_ABOVE};
 use super::{AdmittedEntry, CacheError, CacheKey, CachedResponse, SearchCache};
@@ -59,9 +60,6 @@ CREATE TABLE IF NOT EXISTS ferret_cache (
 CREATE INDEX IF NOT EXISTS ferret_cache_expires ON ferret_cache (expires_at);
 CREATE INDEX IF NOT EXISTS ferret_cache_accessed ON ferret_cache (accessed_at, size);
 ";
-
-/// How long a call waits for another process holding the write lock.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Settings of a [`SqliteCache`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,27 +171,13 @@ fn to_time(ms: i64) -> DateTime<Utc> {
 }
 
 /// An error from an operation on the open database at `path`.
+/// An error from the database at `path`, with what to do about it.
 fn db_error(path: &Path, e: &rusqlite::Error) -> CacheError {
-    match e.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => backend(format!(
-            "{} is not a readable SQLite database ({e}); delete the file (it only holds \
-             cached search answers) or choose another cache path",
-            path.display()
-        )),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => backend(format!(
-            "{} is locked by another process for more than {} s ({e}); try again",
-            path.display(),
-            BUSY_TIMEOUT.as_secs()
-        )),
-        Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied | ErrorCode::CannotOpen) => {
-            backend(format!(
-                "cannot write {} ({e}); check the file and directory permissions or choose \
-                 another cache path",
-                path.display()
-            ))
-        }
-        _ => backend(format!("{}: {e}", path.display())),
-    }
+    backend(crate::sqlite_file::explain(
+        path,
+        e,
+        "cached search answers",
+    ))
 }
 
 impl SqliteCache {
@@ -210,21 +194,7 @@ impl SqliteCache {
         options: SqliteCacheOptions,
     ) -> Result<Self, CacheError> {
         let path = path.as_ref().to_path_buf();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                backend(format!(
-                    "cannot create the cache directory {}: {e}",
-                    parent.display()
-                ))
-            })?;
-        }
-        if path.is_dir() {
-            return Err(backend(format!(
-                "{} is a directory; give the path of a cache file (e.g. {}/cache.db)",
-                path.display(),
-                path.display()
-            )));
-        }
+        crate::sqlite_file::prepare_path(&path, "cache.db").map_err(backend)?;
         let conn = Connection::open(&path).map_err(|e| db_error(&path, &e))?;
         init(&conn, &path)?;
         Ok(SqliteCache {

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::sqlite_file::BUSY_TIMEOUT;
 use async_trait::async_trait;
-use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::store::{BreakerStore, BreakerStoreError, Clock, SystemClock};
 
@@ -30,9 +31,6 @@ CREATE TABLE IF NOT EXISTS ferret_breaker (
     expires_at INTEGER NOT NULL
 );
 ";
-
-/// How long a call waits for another process holding the write lock.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Breaker state in a SQLite file (clones share the connection).
 #[derive(Clone)]
@@ -59,25 +57,7 @@ fn backend(message: impl Into<String>) -> BreakerStoreError {
 
 /// An error from the database at `path`, with what to do about it.
 fn db_error(path: &Path, e: &rusqlite::Error) -> BreakerStoreError {
-    match e.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => backend(format!(
-            "{} is not a readable SQLite database ({e}); delete the file (it only holds \
-             engine health) or choose another path",
-            path.display()
-        )),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => backend(format!(
-            "{} is locked by another process for more than {} s ({e}); try again",
-            path.display(),
-            BUSY_TIMEOUT.as_secs()
-        )),
-        Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied | ErrorCode::CannotOpen) => {
-            backend(format!(
-                "cannot write {} ({e}); check the file and directory permissions",
-                path.display()
-            ))
-        }
-        _ => backend(format!("{}: {e}", path.display())),
-    }
+    backend(crate::sqlite_file::explain(path, e, "engine health"))
 }
 
 impl SqliteBreakerStore {
@@ -85,21 +65,7 @@ impl SqliteBreakerStore {
     /// directories. Blocks for the few milliseconds opening takes.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, BreakerStoreError> {
         let path = path.as_ref().to_path_buf();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                backend(format!(
-                    "cannot create the directory {}: {e}",
-                    parent.display()
-                ))
-            })?;
-        }
-        if path.is_dir() {
-            return Err(backend(format!(
-                "{} is a directory; give the path of a file (e.g. {}/health.db)",
-                path.display(),
-                path.display()
-            )));
-        }
+        crate::sqlite_file::prepare_path(&path, "health.db").map_err(backend)?;
         let conn = Connection::open(&path).map_err(|e| db_error(&path, &e))?;
         init(&conn).map_err(|e| db_error(&path, &e))?;
         Ok(SqliteBreakerStore {
