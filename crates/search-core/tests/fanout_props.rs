@@ -239,10 +239,14 @@ proptest! {
             } else if kinds.iter().all(|k| *k == ErrorKind::CircuitOpen) {
                 (EngineStatus::CircuitOpen, Some(ErrorKind::CircuitOpen))
             } else {
-                (
-                    EngineStatus::Error,
-                    kinds.iter().copied().find(|k| *k != ErrorKind::Timeout),
-                )
+                // The cause: neither a timeout nor a circuit that another
+                // failure opened, when there is one.
+                let cause = kinds
+                    .iter()
+                    .copied()
+                    .find(|k| !matches!(k, ErrorKind::Timeout | ErrorKind::CircuitOpen))
+                    .or_else(|| kinds.iter().copied().find(|k| *k != ErrorKind::Timeout));
+                (EngineStatus::Error, cause)
             };
             prop_assert_eq!(report.status, status, "{}: {:?}", name, row);
             prop_assert_eq!(report.error_kind, kind, "{}: {:?}", name, row);
