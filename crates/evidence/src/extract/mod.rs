@@ -382,20 +382,13 @@ fn main_text(
     options: &ExtractOptions,
 ) -> MainText {
     let (rendered, strategy) = main_content(dom, analysis, base, body);
-    let tidy = tidy_blocks(
-        rendered.blocks.clone(),
-        title.as_deref(),
-        meta.first_h1.as_deref(),
-    );
-    // A page whose content is its headline (a photo page, a one-line post)
-    // keeps the headline rather than coming out empty.
+    let blocks = tidy_blocks(rendered.blocks, title.as_deref(), meta.first_h1.as_deref());
+    // Nothing rendered: a page that shows some text is its headline (a
+    // photo page, a one-line post); a script shell stays empty.
     let shows_text = analysis.stats.get(body as usize).is_some_and(|s| s.len > 0);
-    let (blocks, headline_only) = match (tidy.is_empty(), title) {
-        (false, _) => (tidy, false),
-        (true, _) if !rendered.blocks.is_empty() => (rendered.blocks, false),
-        // Only a page that shows some text: a script shell stays empty.
-        (true, Some(title)) if shows_text => (vec![headline_block(title)], true),
-        (true, _) => (Vec::new(), false),
+    let (blocks, headline_only) = match title {
+        Some(title) if blocks.is_empty() && shows_text => (vec![headline_block(title)], true),
+        _ => (blocks, false),
     };
     let (blocks, truncated) = cap_blocks(blocks, options.max_text_chars);
     let text = join_text(&blocks);
@@ -578,7 +571,8 @@ fn headline_block(title: &str) -> Block {
 }
 
 /// Removes the headline (already in `title`) with any short kicker lines
-/// before it, and headings left dangling at the end.
+/// before it, and headings left dangling at the end; a list that would be
+/// left empty is kept as it is.
 fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) -> Vec<Block> {
     let same = |a: &str, b: &str| {
         let (a, b) = (squash(a), squash(b));
@@ -588,16 +582,19 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
         matches!(b.kind, BlockKind::Heading { .. })
             && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
     });
-    if let Some(k) = headline
-        && blocks[..k].iter().all(|b| b.text.chars().count() < 80)
-    {
-        blocks.drain(..=k);
+    let start = match headline {
+        Some(k) if blocks[..k].iter().all(|b| b.text.chars().count() < 80) => k + 1,
+        _ => 0,
+    };
+    let mut end = blocks.len();
+    while end > start && matches!(blocks[end - 1].kind, BlockKind::Heading { .. }) {
+        end -= 1;
     }
-    while blocks
-        .last()
-        .is_some_and(|b| matches!(b.kind, BlockKind::Heading { .. }))
-    {
-        blocks.pop();
+    // A page whose content is its headline keeps it rather than coming out
+    // empty.
+    if start < end {
+        blocks.truncate(end);
+        blocks.drain(..start);
     }
     blocks
 }
