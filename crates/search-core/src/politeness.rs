@@ -445,15 +445,26 @@ impl HostLimiter {
     }
 }
 
-/// The wait a `Retry-After` value asks for: delta seconds, or an HTTP date
-/// (past dates are no wait).
+/// The wait a `Retry-After` value asks for: delta seconds (whole or
+/// fractional), or a date — an HTTP-date in any of its three forms, or an
+/// RFC 2822 date (past dates are no wait). The one parser of the header for
+/// the fetcher and the engines.
 pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
-    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let at = SystemTime::from(date);
+    if let Ok(secs) = value.parse::<f64>()
+        && secs.is_finite()
+        && secs >= 0.0
+    {
+        return Some(Duration::from_secs_f64(secs));
+    }
+    let at = httpdate::parse_http_date(value).ok().or_else(|| {
+        chrono::DateTime::parse_from_rfc2822(value)
+            .ok()
+            .map(SystemTime::from)
+    })?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 

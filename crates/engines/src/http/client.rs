@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ferret_core::EngineError;
-use ferret_core::politeness::{HostLimiter, ProxyConfig, parse_retry_after};
+use ferret_core::politeness::{HostLimiter, ProxyConfig};
 use reqwest::header::{self, HeaderMap};
 use reqwest::redirect;
 use serde::de::DeserializeOwned;
@@ -316,11 +316,8 @@ impl HttpClient {
             .await
             .map_err(|e| request_error(&e, self.timeout))?;
         if matches!(response.status().as_u16(), 429 | 503)
-            && let Some(wait) = response
-                .headers()
-                .get(header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()))
+            && let Some(wait) =
+                super::status::retry_after(response.headers(), std::time::SystemTime::now())
         {
             limiter.pause(&url, wait, None);
         }

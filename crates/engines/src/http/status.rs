@@ -250,19 +250,10 @@ impl<'a> Reply<'a> {
 
 /// The wait a `Retry-After` header asks for: delta seconds, or an HTTP-date
 /// (a date in the past is a zero wait).
+/// See [`ferret_core::politeness::parse_retry_after`].
 pub fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
-    let value = headers.get("retry-after")?.to_str().ok()?.trim();
-    if let Ok(secs) = value.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    if let Ok(secs) = value.parse::<f64>()
-        && secs.is_finite()
-        && secs >= 0.0
-    {
-        return Some(Duration::from_secs_f64(secs));
-    }
-    let at = httpdate::parse_http_date(value).ok()?;
-    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+    let value = headers.get("retry-after")?.to_str().ok()?;
+    ferret_core::politeness::parse_retry_after(value, now)
 }
 
 /// `Some(wait)` when `x-ratelimit-remaining` is 0 (GitHub and others):
