@@ -139,6 +139,26 @@ impl Client {
     }
 }
 
+/// A `Cache-Control` directive: `None` when absent, `Some(None)` when
+/// present without a value, `Some(Some(v))` with one.
+pub(crate) fn cache_directive<'a>(cache_control: &'a str, name: &str) -> Option<Option<&'a str>> {
+    cache_control.split(',').find_map(|part| {
+        let mut kv = part.splitn(2, '=');
+        let key = kv.next()?.trim();
+        key.eq_ignore_ascii_case(name)
+            .then(|| kv.next().map(str::trim))
+    })
+}
+
+/// A directive's delta-seconds value (`max-age=120`, quoted or not).
+pub(crate) fn delta_seconds(value: &str) -> Option<Duration> {
+    value
+        .trim_matches('"')
+        .parse::<u64>()
+        .ok()
+        .map(Duration::from_secs)
+}
+
 /// How a response body can be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ContentClass {

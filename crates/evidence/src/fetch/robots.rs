@@ -216,21 +216,17 @@ fn rules_of(response: &http::Response) -> (Rules, Duration) {
     }
 }
 
-/// `Cache-Control: max-age=N`, when given.
+/// `Cache-Control: max-age=N`, when given (in any of the header's values).
 fn max_age(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     headers
         .get_all(reqwest::header::CACHE_CONTROL)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .find_map(|d| {
-            let (name, value) = d.trim().split_once('=')?;
-            name.trim()
-                .eq_ignore_ascii_case("max-age")
-                .then(|| value.trim().trim_matches('"').parse::<u64>().ok())
+        .find_map(|v| {
+            http::cache_directive(v, "max-age")
                 .flatten()
+                .and_then(http::delta_seconds)
         })
-        .map(Duration::from_secs)
 }
 
 /// One `User-agent` group of a robots.txt: its agents and `Disallow`

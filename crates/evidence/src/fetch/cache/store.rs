@@ -11,6 +11,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+use crate::fetch::http::cache_directive;
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS ferret_pages (
     key          TEXT PRIMARY KEY NOT NULL,
@@ -148,7 +150,7 @@ impl CachedPage {
         let cache_control = header(&r.headers, "cache-control");
         let no_store = cache_control
             .as_deref()
-            .is_some_and(|cc| directive(cc, "no-store").is_some());
+            .is_some_and(|cc| cache_directive(cc, "no-store").is_some());
         if r.status != 200 || no_store {
             return None;
         }
@@ -221,14 +223,13 @@ impl CachedPage {
     /// How long it stays fresh from `fetched_at` under `options`.
     fn freshness(&self, options: &PageCacheOptions) -> Duration {
         let cc = self.cache_control.as_deref().unwrap_or_default();
-        if directive(cc, "no-cache").is_some() {
+        if cache_directive(cc, "no-cache").is_some() {
             return Duration::ZERO;
         }
-        let max_age = directive(cc, "s-maxage")
-            .or_else(|| directive(cc, "max-age"))
+        let max_age = cache_directive(cc, "s-maxage")
+            .or_else(|| cache_directive(cc, "max-age"))
             .flatten()
-            .and_then(|v| v.trim_matches('"').parse::<u64>().ok())
-            .map(Duration::from_secs);
+            .and_then(crate::fetch::http::delta_seconds);
         let expires = || {
             let at = chrono::DateTime::parse_from_rfc2822(self.expires.as_deref()?.trim()).ok()?;
             let at = u64::try_from(at.timestamp_millis()).unwrap_or(0);
@@ -239,17 +240,6 @@ impl CachedPage {
             .unwrap_or(options.default_ttl)
             .min(options.max_ttl)
     }
-}
-
-/// A `Cache-Control` directive: `None` when absent, `Some(None)` when
-/// present without a value, `Some(Some(v))` with one.
-fn directive<'a>(cache_control: &'a str, name: &str) -> Option<Option<&'a str>> {
-    cache_control.split(',').find_map(|part| {
-        let mut kv = part.splitn(2, '=');
-        let key = kv.next()?.trim();
-        key.eq_ignore_ascii_case(name)
-            .then(|| kv.next().map(str::trim))
-    })
 }
 
 /// Fetched pages in a SQLite file (clones share the connection).
