@@ -66,8 +66,7 @@ impl SqliteBreakerStore {
     pub fn open(path: impl AsRef<Path>) -> Result<Self, BreakerStoreError> {
         let path = path.as_ref().to_path_buf();
         crate::sqlite_file::prepare_path(&path, "health.db").map_err(backend)?;
-        let conn = Connection::open(&path).map_err(|e| db_error(&path, &e))?;
-        init(&conn).map_err(|e| db_error(&path, &e))?;
+        let conn = open_ready(&path).map_err(|e| db_error(&path, &e))?;
         Ok(SqliteBreakerStore {
             conn: Arc::new(Mutex::new(conn)),
             path,
@@ -118,6 +117,28 @@ fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
 }
 
 /// The connection settings the search cache uses, and the table.
+/// Opens and initialises the file. Switching a new file to WAL while
+/// another process does the same can fail with "locked" at once, without
+/// waiting on the busy handler: such an open is retried until
+/// [`BUSY_TIMEOUT`].
+fn open_ready(path: &Path) -> rusqlite::Result<Connection> {
+    let started = std::time::Instant::now();
+    loop {
+        let attempt = Connection::open(path).and_then(|conn| init(&conn).map(|()| conn));
+        match attempt {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                ) && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
 fn init(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
