@@ -88,3 +88,43 @@ fn a_second_fetch_is_served_from_the_page_cache_and_the_flags_choose() {
     assert_eq!(off["cache"], "bypass");
     assert_eq!(hits.load(Ordering::SeqCst), 3);
 }
+
+/// With `FERRET_REDIS_URL`, two processes with different homes share one
+/// page cache on the server (the test run's redis-server, in
+/// `FERRET_TEST_REDIS_URL`).
+#[cfg(feature = "redis")]
+#[test]
+fn with_a_redis_url_processes_share_the_page_cache() {
+    let Some(redis) = std::env::var("FERRET_TEST_REDIS_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+    else {
+        eprintln!("skipped: FERRET_TEST_REDIS_URL not set (scripts/test starts a redis-server)");
+        return;
+    };
+    let (base, hits) = server();
+    let url = format!("{base}/shared");
+    let mut seen = Vec::new();
+    for run in 0..2 {
+        let home = process::temp_dir(&format!("cli-page-cache-redis-{run}"));
+        let mut cmd = process::hermetic_command(&home);
+        cmd.env("FERRET_ALLOW_PRIVATE_URLS", "1")
+            .env("FERRET_REDIS_URL", &redis)
+            .args(["fetch", &url, "--json", "--browser", "never"]);
+        let out = process::output_with_stdin(cmd, None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let page: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        assert!(!home.join("pages.db").exists(), "the pages went to Redis");
+        seen.push(page["cache"].clone());
+    }
+    assert_eq!(seen, ["miss", "hit"]);
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1,
+        "the second process made no request"
+    );
+}

@@ -341,8 +341,9 @@ pub fn fetch_setup(mode: BrowserMode, browser: BrowserConfig) -> Result<FetchSet
 }
 
 /// [`fetch_setup`] with the page cache used as `cache` says: the HTTP
-/// step's answers are kept in `$FERRET_HOME/pages.db` (feature `sqlite`;
-/// `FERRET_NO_CACHE=1` turns it off). A page cache that cannot be opened is
+/// step's answers are kept in `$FERRET_HOME/pages.db` (feature `sqlite`),
+/// or on the Redis server of `FERRET_REDIS_URL` (feature `redis`);
+/// `FERRET_NO_CACHE=1` turns it off. A page cache that cannot be opened is
 /// a logged warning; the fetcher works without it.
 pub fn fetch_setup_cached(
     mode: BrowserMode,
@@ -363,18 +364,31 @@ fn with_page_cache(
     if env_var("FERRET_NO_CACHE").is_some_and(|v| crate::env::truthy(&v)) {
         return builder;
     }
-    #[cfg(feature = "sqlite")]
-    {
-        let opened = home().map_err(|e| e.to_string()).and_then(|h| {
-            ferret_evidence::fetch::PageCache::open(h.join("pages.db")).map_err(|e| e.to_string())
-        });
-        match opened {
-            Ok(cache) => return builder.page_cache(cache).cache_mode(mode),
-            Err(e) => tracing::warn!("page cache unavailable ({e}); fetching without it"),
-        }
+    match open_page_cache() {
+        Some(Ok(cache)) => return builder.page_cache(cache).cache_mode(mode),
+        Some(Err(e)) => tracing::warn!("page cache unavailable ({e}); fetching without it"),
+        None => {}
     }
     let _ = mode;
     builder
+}
+
+/// The page cache: on the Redis server of `FERRET_REDIS_URL` when it is
+/// set (feature `redis`; connected on first use), else
+/// `$FERRET_HOME/pages.db` (feature `sqlite`); `None` with neither.
+fn open_page_cache() -> Option<Result<ferret_evidence::fetch::PageCache, String>> {
+    #[cfg(feature = "redis")]
+    if let Some(url) = env_var("FERRET_REDIS_URL") {
+        return Some(ferret_evidence::fetch::PageCache::redis(&url).map_err(|e| e.to_string()));
+    }
+    #[cfg(feature = "sqlite")]
+    {
+        Some(home().map_err(|e| e.to_string()).and_then(|h| {
+            ferret_evidence::fetch::PageCache::open(h.join("pages.db")).map_err(|e| e.to_string())
+        }))
+    }
+    #[cfg(not(feature = "sqlite"))]
+    None
 }
 
 /// [`fetch_setup`] with the URL guard `guard` instead of the one the

@@ -4,6 +4,9 @@
 //!
 //!   cargo run -p ferret-evidence --features page-cache --example bench_page_cache [-- ROUNDS]
 //!
+//! With feature `page-cache-redis` and `FERRET_BENCH_REDIS_URL` set to a
+//! loopback redis-server, the pages are kept there instead of in SQLite.
+//!
 //! Prints the mean wall time of each case in milliseconds. Nothing leaves
 //! loopback.
 
@@ -77,6 +80,19 @@ async fn mean_ms(fetcher: &Fetcher, url: &str, options: &FetchOptions, rounds: u
     total.as_secs_f64() * 1000.0 / f64::from(rounds)
 }
 
+/// The cache under test: Redis when `FERRET_BENCH_REDIS_URL` is set
+/// (feature `page-cache-redis`), else a SQLite file in `dir`.
+fn open_cache(dir: &std::path::Path) -> PageCache {
+    #[cfg(feature = "page-cache-redis")]
+    if let Ok(url) = std::env::var("FERRET_BENCH_REDIS_URL") {
+        let ns = format!("ferret-bench-{}", std::process::id());
+        return PageCache::redis(&url)
+            .expect("redis URL")
+            .with_namespace(ns);
+    }
+    PageCache::open(dir.join("pages.db")).expect("open the page cache")
+}
+
 #[tokio::main]
 async fn main() {
     let rounds: u32 = std::env::args()
@@ -85,7 +101,8 @@ async fn main() {
         .unwrap_or(50);
     let port = serve();
     let dir = std::env::temp_dir().join(format!("ferret-bench-page-cache-{}", std::process::id()));
-    let cache = PageCache::open(dir.join("pages.db")).expect("open the page cache");
+    let cache = open_cache(&dir);
+    println!("backend: {} ({})", cache.backend_name(), cache.location());
     let fetcher = Fetcher::builder()
         .guard(UrlGuard::new().allow_private(true))
         .browser_mode(BrowserMode::Never)
@@ -111,7 +128,7 @@ async fn main() {
         );
     }
     // The cache's own share of a hit: one lookup of the kept page.
-    let lookup = PageCache::open(dir.join("pages.db")).expect("reopen");
+    let lookup = open_cache(&dir);
     let key = PageKey::new(
         &url::Url::parse(&fresh).expect("url"),
         ferret_evidence::fetch::DEFAULT_USER_AGENT,

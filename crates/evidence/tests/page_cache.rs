@@ -1,7 +1,9 @@
 //! The page cache of the HTTP step against a local server that counts
 //! requests: hits, expiry, revalidation (ETag and Last-Modified), refresh
 //! and off, the login refusal, and a cache that fails without failing the
-//! fetch.
+//! fetch. The behaviours run on both stores: a SQLite file, and (feature
+//! `page-cache-redis`) a real redis-server whose URL is in
+//! `FERRET_TEST_REDIS_URL` (`scripts/test` starts one).
 #![cfg(feature = "page-cache")]
 
 mod fetch_support;
@@ -84,28 +86,81 @@ async fn site(hits: Hits, seen: Seen) -> std::net::SocketAddr {
     .await
 }
 
+/// Where a fixture keeps its pages.
+#[derive(Debug, Clone, Copy)]
+enum Store {
+    Sqlite,
+    #[cfg(feature = "page-cache-redis")]
+    Redis,
+}
+
+/// The Redis server of the test run (`scripts/test` starts one).
+#[cfg(feature = "page-cache-redis")]
+fn redis_url() -> Option<String> {
+    match std::env::var("FERRET_TEST_REDIS_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "skipped: FERRET_TEST_REDIS_URL not set (scripts/test starts a redis-server)"
+            );
+            None
+        }
+    }
+}
+
+/// A namespace of this test's own, so parallel tests and runs never meet.
+#[cfg(feature = "page-cache-redis")]
+fn namespace() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "ferret-test-pages-{}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    )
+}
+
+/// A new, empty cache in `store` (`None` when Redis is not available).
+fn new_cache(store: Store, dir: &std::path::Path) -> Option<PageCache> {
+    match store {
+        Store::Sqlite => Some(PageCache::open(dir.join("pages.db")).unwrap()),
+        #[cfg(feature = "page-cache-redis")]
+        Store::Redis => Some(
+            PageCache::redis(&redis_url()?)
+                .unwrap()
+                .with_namespace(namespace()),
+        ),
+    }
+}
+
 struct Fixture {
     addr: std::net::SocketAddr,
     hits: Hits,
     seen: Seen,
+    cache: PageCache,
     fetcher: Fetcher,
     _dir: tempfile::TempDir,
 }
 
-async fn fixture() -> Fixture {
+async fn fixture(store: Store) -> Option<Fixture> {
     let hits = Hits::default();
     let seen = Seen::default();
     let addr = site(hits.clone(), seen.clone()).await;
     let dir = tempfile::tempdir().unwrap();
-    let cache = PageCache::open(dir.path().join("pages.db")).unwrap();
-    let fetcher = public_fetcher().page_cache(cache).build().unwrap();
-    Fixture {
+    let cache = new_cache(store, dir.path())?;
+    let fetcher = public_fetcher().page_cache(cache.clone()).build().unwrap();
+    Some(Fixture {
         addr,
         hits,
         seen,
+        cache,
         fetcher,
         _dir: dir,
-    }
+    })
 }
 
 impl Fixture {
@@ -121,9 +176,41 @@ impl Fixture {
     }
 }
 
-#[tokio::test]
-async fn a_fresh_page_is_served_again_without_a_request() {
-    let f = fixture().await;
+/// Each behaviour as one test per store.
+macro_rules! on_each_store {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite_store {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(super::fixture(super::Store::Sqlite).await.unwrap()).await
+                }
+            )*
+        }
+        #[cfg(feature = "page-cache-redis")]
+        mod redis_store {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some(f) = super::fixture(super::Store::Redis).await {
+                        super::$name(f).await
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_each_store!(
+    a_fresh_page_is_served_again_without_a_request,
+    past_max_age_the_page_is_revalidated_with_its_etag,
+    a_no_cache_page_is_revalidated_with_last_modified_on_every_read,
+    refresh_skips_the_read_and_keeps_the_new_answer_and_off_bypasses,
+    no_store_pages_are_never_kept,
+    login_data_is_refused_and_never_read_back,
+);
+
+async fn a_fresh_page_is_served_again_without_a_request(f: Fixture) {
     let first = f.fetch("/fresh", &FetchOptions::default()).await;
     assert_eq!(first.cache, Some(CacheStatus::Miss));
     assert_eq!(f.hits.get(), 1);
@@ -139,9 +226,7 @@ async fn a_fresh_page_is_served_again_without_a_request() {
     assert_eq!(json["cache"], "hit");
 }
 
-#[tokio::test]
-async fn past_max_age_the_page_is_revalidated_with_its_etag() {
-    let f = fixture().await;
+async fn past_max_age_the_page_is_revalidated_with_its_etag(f: Fixture) {
     let first = f.fetch("/short", &FetchOptions::default()).await;
     assert_eq!(first.cache, Some(CacheStatus::Miss));
     tokio::time::sleep(Duration::from_millis(1200)).await;
@@ -155,9 +240,7 @@ async fn past_max_age_the_page_is_revalidated_with_its_etag() {
     assert_eq!(again.status, Some(200));
 }
 
-#[tokio::test]
-async fn a_no_cache_page_is_revalidated_with_last_modified_on_every_read() {
-    let f = fixture().await;
+async fn a_no_cache_page_is_revalidated_with_last_modified_on_every_read(f: Fixture) {
     f.fetch("/dated", &FetchOptions::default()).await;
     let again = f.fetch("/dated", &FetchOptions::default()).await;
     assert_eq!(again.cache, Some(CacheStatus::Revalidated));
@@ -171,9 +254,7 @@ async fn a_no_cache_page_is_revalidated_with_last_modified_on_every_read() {
     assert_eq!(again.title.as_deref(), Some("Dated page"));
 }
 
-#[tokio::test]
-async fn refresh_skips_the_read_and_keeps_the_new_answer_and_off_bypasses() {
-    let f = fixture().await;
+async fn refresh_skips_the_read_and_keeps_the_new_answer_and_off_bypasses(f: Fixture) {
     f.fetch("/fresh", &FetchOptions::default()).await;
     let refreshed = f
         .fetch(
@@ -197,19 +278,15 @@ async fn refresh_skips_the_read_and_keeps_the_new_answer_and_off_bypasses() {
     assert_eq!(f.hits.get(), 3);
 }
 
-#[tokio::test]
-async fn no_store_pages_are_never_kept() {
-    let f = fixture().await;
+async fn no_store_pages_are_never_kept(f: Fixture) {
     f.fetch("/nostore", &FetchOptions::default()).await;
     let again = f.fetch("/nostore", &FetchOptions::default()).await;
     assert_eq!(again.cache, Some(CacheStatus::Miss));
     assert_eq!(f.hits.get(), 2);
 }
 
-#[tokio::test]
-async fn login_data_is_refused_and_never_read_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = PageCache::open(dir.path().join("pages.db")).unwrap();
+async fn login_data_is_refused_and_never_read_back(f: Fixture) {
+    let cache = &f.cache;
     let url = url::Url::parse("https://example.com/account").unwrap();
     let key = PageKey::new(&url, "ua", 1024);
     let page: CachedPage = serde_json::from_value(serde_json::json!({
@@ -311,4 +388,158 @@ async fn entries_over_the_cap_are_not_kept_and_the_total_is_bounded() {
     let stats = cache.stats().await.unwrap();
     assert!(stats.bytes <= cap, "{stats:?} over {cap}");
     assert!((1..3).contains(&stats.entries), "{stats:?}");
+}
+
+/// The Redis keys of `cache`'s pages.
+#[cfg(feature = "page-cache-redis")]
+async fn page_keys(url: &str, cache: &PageCache) -> Vec<String> {
+    let any = PageKey::new(&url::Url::parse("http://any/").unwrap(), "", 0);
+    let full = cache.redis_key(&any).unwrap();
+    let prefix = &full[..full.find(":page:").unwrap() + ":page:".len()];
+    redis::cmd("KEYS")
+        .arg(format!("{prefix}*"))
+        .query_async(&mut raw_redis(url).await)
+        .await
+        .unwrap()
+}
+
+/// A raw connection to the test run's Redis server.
+#[cfg(feature = "page-cache-redis")]
+async fn raw_redis(url: &str) -> redis::aio::MultiplexedConnection {
+    redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+#[cfg(feature = "page-cache-redis")]
+#[tokio::test]
+async fn redis_shares_pages_between_caches_and_keeps_them_for_revalidation() {
+    let Some(url) = redis_url() else { return };
+    let ns = namespace();
+    let hits = Hits::default();
+    let addr = site(hits.clone(), Seen::default()).await;
+    let first = PageCache::redis(&url).unwrap().with_namespace(&ns);
+    let fetcher = public_fetcher().page_cache(first.clone()).build().unwrap();
+    let page = fetcher
+        .fetch(&public_url(addr, "/fresh"), &FetchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(page.cache, Some(CacheStatus::Miss));
+    let stats = first.stats().await.unwrap();
+    assert_eq!(stats.entries, 1);
+    assert!(stats.bytes > 100, "{stats:?}");
+
+    // Another cache on the same server (another process, another machine)
+    // is served the page without a request.
+    let second = PageCache::redis(&url).unwrap().with_namespace(&ns);
+    let other = public_fetcher().page_cache(second.clone()).build().unwrap();
+    let again = other
+        .fetch(&public_url(addr, "/fresh"), &FetchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(again.cache, Some(CacheStatus::Hit));
+    assert_eq!(hits.get(), 1);
+    assert_eq!(again.text, page.text);
+
+    // Redis keeps it past its 600 s of freshness, for revalidation.
+    let keys = page_keys(&url, &second).await;
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let rkey = &keys[0];
+    assert!(rkey.starts_with(&format!("{ns}:page:")), "{rkey}");
+    let pttl: i64 = redis::cmd("PTTL")
+        .arg(rkey)
+        .query_async(&mut raw_redis(&url).await)
+        .await
+        .unwrap();
+    let expected = (Duration::from_secs(600) + ferret_evidence::fetch::cache::REDIS_STALE_KEPT)
+        .as_millis() as i64;
+    assert!(
+        (expected - 60_000..=expected).contains(&pttl),
+        "PTTL {pttl}, expected about {expected}"
+    );
+
+    // Another namespace on the same server sees nothing.
+    let apart = PageCache::redis(&url).unwrap().with_namespace(namespace());
+    assert_eq!(apart.stats().await.unwrap().entries, 0);
+    let elsewhere = public_fetcher().page_cache(apart).build().unwrap();
+    let fetched = elsewhere
+        .fetch(&public_url(addr, "/fresh"), &FetchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(fetched.cache, Some(CacheStatus::Miss));
+}
+
+#[cfg(feature = "page-cache-redis")]
+#[tokio::test]
+async fn an_unreadable_redis_entry_is_reported_deleted_and_fetched_again() {
+    let Some(f) = fixture(Store::Redis).await else {
+        return;
+    };
+    f.fetch("/fresh", &FetchOptions::default()).await;
+    let url = redis_url().unwrap();
+    let mut raw = raw_redis(&url).await;
+    let keys = page_keys(&url, &f.cache).await;
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let () = redis::cmd("HSET")
+        .arg(&keys[0])
+        .arg("page")
+        .arg("{not json")
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    let page = f.fetch("/fresh", &FetchOptions::default()).await;
+    assert!(
+        page.has_warning(WarningCode::CacheFailed),
+        "{:?}",
+        page.warnings
+    );
+    assert_eq!(page.title.as_deref(), Some("Fresh page"));
+    assert_eq!(f.hits.get(), 2, "fetched again");
+    // The bad entry was replaced by the new answer.
+    let third = f.fetch("/fresh", &FetchOptions::default()).await;
+    assert_eq!(third.cache, Some(CacheStatus::Hit));
+}
+
+#[cfg(feature = "page-cache-redis")]
+#[tokio::test]
+async fn an_unreachable_redis_is_a_warning_and_is_left_alone_for_a_while() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let cache = PageCache::redis(&format!("redis://:hunter2@127.0.0.1:{port}/")).unwrap();
+    assert_eq!(cache.backend_name(), "redis");
+    assert!(
+        !cache.location().contains("hunter2"),
+        "{}",
+        cache.location()
+    );
+    let hits = Hits::default();
+    let addr = site(hits.clone(), Seen::default()).await;
+    let fetcher = public_fetcher().page_cache(cache).build().unwrap();
+    for round in 0..2 {
+        let page = fetcher
+            .fetch(&public_url(addr, "/fresh"), &FetchOptions::default())
+            .await
+            .expect("the fetch does not fail with the cache");
+        assert_eq!(page.title.as_deref(), Some("Fresh page"));
+        let warning = page
+            .warnings
+            .iter()
+            .find(|w| w.code == WarningCode::CacheFailed)
+            .unwrap_or_else(|| panic!("no cache warning: {:?}", page.warnings));
+        assert!(!warning.detail.contains("hunter2"), "{}", warning.detail);
+        if round == 1 {
+            assert!(
+                warning.detail.contains("not tried again"),
+                "{}",
+                warning.detail
+            );
+        }
+    }
+    assert_eq!(hits.get(), 2);
+    // A URL that is not a Redis URL is a typed error at once.
+    let err = PageCache::redis("http://127.0.0.1:1/").unwrap_err();
+    assert!(matches!(err, PageCacheError::Backend { .. }), "{err}");
 }

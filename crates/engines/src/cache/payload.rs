@@ -25,7 +25,8 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 pub(crate) struct Encoded {
     /// The bytes to store.
     pub bytes: Vec<u8>,
-    /// Whether they are gzip-compressed.
+    /// Whether they are gzip-compressed (the SQLite backend records it).
+    #[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
     pub compressed: bool,
 }
 

@@ -1,6 +1,9 @@
 //! The page cache of the HTTP step: fetched responses kept in a SQLite file
-//! ([`PageCache`], feature `page-cache`; the CLI keeps it at
-//! `$FERRET_HOME/pages.db`), so reading a page again costs no request.
+//! ([`PageCache::open`], feature `page-cache`; the CLI keeps it at
+//! `$FERRET_HOME/pages.db`) or on a Redis server shared by many processes
+//! ([`PageCache::redis`], feature `page-cache-redis`; the CLI uses
+//! `FERRET_REDIS_URL` when it is set), so reading a page again costs no
+//! request.
 //!
 //! - **Key**: the URL as parsed (scheme and host lower-cased, default port
 //!   dropped, fragment removed) with what changes the answer: the
@@ -23,7 +26,9 @@
 //!   reading (which may carry the user's session) never reaches the cache.
 //! - **Bounded**: bodies over [`PageCacheOptions::max_entry_bytes`] are not
 //!   kept; past [`PageCacheOptions::max_total_bytes`] the oldest entries
-//!   are evicted until 80 % of it is left.
+//!   are evicted until 80 % of it is left (SQLite; Redis keeps a page
+//!   `REDIS_STALE_KEPT` past its freshness and is bounded by its own
+//!   `maxmemory`).
 //! - **Never fails a fetch**: a cache that cannot be read or written is a
 //!   [`WarningCode::CacheFailed`](super::WarningCode::CacheFailed) on the
 //!   page, and the page is fetched as if there were no cache.
@@ -40,6 +45,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "page-cache")]
 pub use store::{CachedPage, PageCache, PageCacheError, PageCacheOptions, PageCacheStats, PageKey};
+#[cfg(feature = "page-cache-redis")]
+pub use store::{REDIS_RETRY_AFTER, REDIS_STALE_KEPT};
 
 /// How one fetch uses the page cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -1,41 +1,41 @@
-//! [`PageCache`]: the SQLite file behind the page cache (see the parent
-//! module for the rules).
+//! [`PageCache`]: where the page cache keeps its pages (see the parent
+//! module for the rules), and what it keeps ([`CachedPage`] under a
+//! [`PageKey`]).
+//!
+//! - `sqlite`: one file ([`PageCache::open`]; the CLI's
+//!   `$FERRET_HOME/pages.db`).
+//! - `redis` (feature `page-cache-redis`): one server shared by every
+//!   process that reaches it ([`PageCache::redis`]; the CLI's
+//!   `FERRET_REDIS_URL`).
+//!
+//! Both apply the same rules: the login refusal, the entry cap and the
+//! freshness are decided here, before a backend sees the page.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ferret_core::Provenance;
 use reqwest::header::HeaderMap;
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::fetch::http::cache_directive;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS ferret_pages (
-    key          TEXT PRIMARY KEY NOT NULL,
-    fetched_at   INTEGER NOT NULL,
-    fresh_until  INTEGER NOT NULL,
-    size         INTEGER NOT NULL,
-    page         TEXT NOT NULL,
-    body         BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ferret_pages_fetched ON ferret_pages (fetched_at);
-";
+#[cfg(feature = "page-cache-redis")]
+mod redis;
+mod sqlite;
 
-/// How long a call waits for another process holding the write lock.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+#[cfg(feature = "page-cache-redis")]
+pub use redis::{RETRY_AFTER as REDIS_RETRY_AFTER, STALE_KEPT as REDIS_STALE_KEPT};
 
 /// A failure of the page cache itself (never of the fetch).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PageCacheError {
-    /// The file could not be opened, read or written.
-    #[error("page cache {path} failed: {message}")]
+    /// The file or server could not be opened, read or written.
+    #[error("page cache {location} failed: {message}")]
     Backend {
-        /// The cache file.
-        path: String,
+        /// The cache file, or the Redis server (without its password).
+        location: String,
         /// What went wrong and what to do.
         message: String,
     },
@@ -57,7 +57,8 @@ pub struct PageCacheOptions {
     /// Bodies longer than this are not kept (2 MiB).
     pub max_entry_bytes: usize,
     /// The most body bytes kept in all; past it the oldest entries go until
-    /// 80 % is left (200 MB).
+    /// 80 % is left (200 MB). SQLite only: Redis is bounded by its own
+    /// `maxmemory` policy.
     pub max_total_bytes: u64,
 }
 
@@ -242,18 +243,27 @@ impl CachedPage {
     }
 }
 
-/// Fetched pages in a SQLite file (clones share the connection).
+/// Where the pages are kept.
+#[derive(Clone)]
+enum Backend {
+    Sqlite(sqlite::SqlitePages),
+    #[cfg(feature = "page-cache-redis")]
+    Redis(redis::RedisPages),
+}
+
+/// Fetched pages in a SQLite file or a Redis server (clones share the
+/// connection).
 #[derive(Clone)]
 pub struct PageCache {
-    conn: Arc<Mutex<Connection>>,
-    path: PathBuf,
+    backend: Backend,
     options: PageCacheOptions,
 }
 
 impl std::fmt::Debug for PageCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PageCache")
-            .field("path", &self.path)
+            .field("backend", &self.backend_name())
+            .field("location", &self.location())
             .field("options", &self.options)
             .finish()
     }
@@ -271,27 +281,79 @@ impl PageCache {
         path: impl AsRef<Path>,
         options: PageCacheOptions,
     ) -> Result<Self, PageCacheError> {
-        let path = path.as_ref().to_path_buf();
-        let fail = |message: String| PageCacheError::Backend {
-            path: path.display().to_string(),
-            message,
-        };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| fail(format!("cannot create its directory: {e}")))?;
-        }
-        let conn = Connection::open(&path).map_err(|e| fail(advice(&e)))?;
-        init(&conn).map_err(|e| fail(advice(&e)))?;
         Ok(PageCache {
-            conn: Arc::new(Mutex::new(conn)),
-            path,
+            backend: Backend::Sqlite(sqlite::SqlitePages::open(path.as_ref())?),
             options,
         })
     }
 
-    /// The cache file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The cache on the Redis server at `url` (`redis://host:port/db`),
+    /// with default options. Only the URL is checked here: the connection
+    /// is made on first use, and a server that cannot be reached is a
+    /// warning on each fetch, which goes on without the cache.
+    #[cfg(feature = "page-cache-redis")]
+    pub fn redis(url: &str) -> Result<Self, PageCacheError> {
+        PageCache::redis_with(url, PageCacheOptions::default())
+    }
+
+    /// [`PageCache::redis`] with `options`.
+    #[cfg(feature = "page-cache-redis")]
+    pub fn redis_with(url: &str, options: PageCacheOptions) -> Result<Self, PageCacheError> {
+        Ok(PageCache {
+            backend: Backend::Redis(redis::RedisPages::new(url)?),
+            options,
+        })
+    }
+
+    /// Put Redis keys under `namespace` instead of `ferret` (separate
+    /// fleets, or tests sharing one server); no effect on a SQLite cache.
+    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
+        let namespace = namespace.into();
+        match &mut self.backend {
+            Backend::Sqlite(_) => drop(namespace),
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => *r = r.clone().with_namespace(namespace),
+        }
+        self
+    }
+
+    /// `sqlite` or `redis`.
+    pub fn backend_name(&self) -> &'static str {
+        match &self.backend {
+            Backend::Sqlite(_) => "sqlite",
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(_) => "redis",
+        }
+    }
+
+    /// The cache file, or the Redis server without its password.
+    pub fn location(&self) -> String {
+        match &self.backend {
+            Backend::Sqlite(s) => s.path().display().to_string(),
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => r.location().to_string(),
+        }
+    }
+
+    /// The cache file (`None` for Redis).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.backend {
+            Backend::Sqlite(s) => Some(s.path()),
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(_) => None,
+        }
+    }
+
+    /// The Redis key that holds `key`'s page (`None` for SQLite).
+    pub fn redis_key(&self, key: &PageKey) -> Option<String> {
+        match &self.backend {
+            Backend::Sqlite(_) => {
+                let _ = key;
+                None
+            }
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => Some(r.redis_key(key.as_str())),
+        }
     }
 
     /// The settings.
@@ -301,23 +363,11 @@ impl PageCache {
 
     /// The page kept under `key`, fresh or stale.
     pub async fn get(&self, key: &PageKey) -> Result<Option<CachedPage>, PageCacheError> {
-        let key = key.as_str().to_string();
-        self.run(move |conn| {
-            let row: Option<(String, Vec<u8>, i64)> = conn
-                .query_row(
-                    "SELECT page, body, fresh_until FROM ferret_pages WHERE key = ?1",
-                    params![key],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .optional()?;
-            Ok(row.and_then(|(page, body, fresh_until)| {
-                let mut page: CachedPage = serde_json::from_str(&page).ok()?;
-                page.body = body;
-                page.fresh_until = fresh_until.max(0) as u64;
-                Some(page)
-            }))
-        })
-        .await
+        match &self.backend {
+            Backend::Sqlite(s) => s.get(key.as_str()).await,
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => r.get(key.as_str()).await,
+        }
     }
 
     /// Keep `page` under `key` (it was read with `provenance`). Login data
@@ -337,142 +387,24 @@ impl PageCache {
                 ),
             });
         }
-        page.fresh_until = page.fetched_at + self.freshness_ms(&page);
+        page.fresh_until = page.fetched_at + page.freshness(&self.options).as_millis() as u64;
         if page.body.len() > self.options.max_entry_bytes {
             return Ok(page);
         }
-        let key = key.as_str().to_string();
-        let stored = page.clone();
-        let options = self.options;
-        self.run(move |conn| write(conn, &key, &stored, &options))
-            .await?;
+        match &self.backend {
+            Backend::Sqlite(s) => s.put(key.as_str(), page.clone(), self.options).await?,
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => r.put(key.as_str(), &page).await?,
+        }
         Ok(page)
     }
 
-    fn freshness_ms(&self, page: &CachedPage) -> u64 {
-        page.freshness(&self.options).as_millis() as u64
-    }
-
-    /// Entries and bytes kept.
+    /// Entries and body bytes kept.
     pub async fn stats(&self) -> Result<PageCacheStats, PageCacheError> {
-        self.run(|conn| {
-            conn.query_row(
-                "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM ferret_pages",
-                [],
-                |r| {
-                    Ok(PageCacheStats {
-                        entries: r.get::<_, i64>(0)?.max(0) as u64,
-                        bytes: r.get::<_, i64>(1)?.max(0) as u64,
-                    })
-                },
-            )
-        })
-        .await
-    }
-
-    /// Run `f` on the connection, on the blocking pool.
-    async fn run<T, F>(&self, f: F) -> Result<T, PageCacheError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    {
-        let conn = self.conn.clone();
-        let path = self.path.display().to_string();
-        let joined = tokio::task::spawn_blocking(move || f(&mut lock(&conn))).await;
-        match joined {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(PageCacheError::Backend {
-                path,
-                message: advice(&e),
-            }),
-            Err(e) => Err(PageCacheError::Backend {
-                path,
-                message: format!("a cache task failed: {e}"),
-            }),
+        match &self.backend {
+            Backend::Sqlite(s) => s.stats().await,
+            #[cfg(feature = "page-cache-redis")]
+            Backend::Redis(r) => r.stats().await,
         }
     }
-}
-
-/// The connection, even if a previous holder panicked.
-fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// An SQLite error with what to do about it.
-fn advice(e: &rusqlite::Error) -> String {
-    use rusqlite::ErrorCode;
-    match e.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => format!(
-            "not a readable SQLite database ({e}); delete the file (it only holds cached \
-             pages) or choose another path"
-        ),
-        Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied | ErrorCode::CannotOpen) => {
-            format!("cannot write it ({e}); check the file and directory permissions")
-        }
-        _ => e.to_string(),
-    }
-}
-
-/// The search cache's connection settings, and the table.
-fn init(conn: &Connection) -> rusqlite::Result<()> {
-    conn.busy_timeout(BUSY_TIMEOUT)?;
-    let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-    conn.execute_batch("PRAGMA synchronous = NORMAL;")?;
-    conn.execute_batch(SCHEMA)
-}
-
-/// Write one entry and keep the total under the cap, in one transaction.
-fn write(
-    conn: &mut Connection,
-    key: &str,
-    page: &CachedPage,
-    options: &PageCacheOptions,
-) -> rusqlite::Result<()> {
-    let meta = serde_json::to_string(page).unwrap_or_default();
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    tx.execute(
-        "INSERT INTO ferret_pages (key, fetched_at, fresh_until, size, page, body)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT(key) DO UPDATE SET fetched_at = excluded.fetched_at,
-           fresh_until = excluded.fresh_until, size = excluded.size,
-           page = excluded.page, body = excluded.body",
-        params![
-            key,
-            page.fetched_at as i64,
-            page.fresh_until as i64,
-            page.body.len() as i64,
-            meta,
-            page.body
-        ],
-    )?;
-    evict_oldest(&tx, options)?;
-    tx.commit()
-}
-
-/// Past the total cap, delete the oldest entries until 80 % of it is left.
-fn evict_oldest(conn: &Connection, options: &PageCacheOptions) -> rusqlite::Result<()> {
-    let total = |conn: &Connection| -> rusqlite::Result<u64> {
-        conn.query_row("SELECT COALESCE(SUM(size), 0) FROM ferret_pages", [], |r| {
-            r.get::<_, i64>(0)
-        })
-        .map(|n| n.max(0) as u64)
-    };
-    let mut bytes = total(conn)?;
-    if bytes <= options.max_total_bytes {
-        return Ok(());
-    }
-    let target = options.max_total_bytes / 10 * 8;
-    while bytes > target {
-        let oldest: Option<(String, i64)> = conn
-            .query_row(
-                "SELECT key, size FROM ferret_pages ORDER BY fetched_at ASC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        let Some((key, size)) = oldest else { break };
-        conn.execute("DELETE FROM ferret_pages WHERE key = ?1", params![key])?;
-        bytes = bytes.saturating_sub(size.max(0) as u64);
-    }
-    Ok(())
 }
