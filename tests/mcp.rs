@@ -318,6 +318,57 @@ async fn a_bad_call_is_an_error_result_and_the_server_keeps_serving() {
     client.cancel().await.unwrap();
 }
 
+/// `fetch` and `verify` take the page cache's mode per call.
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_and_verify_choose_the_page_cache_per_call() {
+    let site = site();
+    let home = process::temp_dir("mcp-page-cache");
+    let cache = ferret::evidence::fetch::PageCache::open(home.join("pages.db")).unwrap();
+    let fetcher = Fetcher::builder()
+        .guard(ferret::core::guard::UrlGuard::new().allow_private(true))
+        .browser_mode(BrowserMode::Never)
+        .page_cache(cache)
+        .build()
+        .unwrap();
+    let ferret = ferret::Ferret::builder()
+        .engine(StaticEngine::with_hits("static", Vec::new()))
+        .build()
+        .unwrap();
+    let tools = Arc::new(Toolbox::new(
+        ferret,
+        ferret::setup::FetchSetup::new(fetcher),
+    ));
+    let (client, _) = http_client(
+        tools,
+        HttpOptions::loopback("127.0.0.1:0".parse().unwrap()),
+        None,
+    )
+    .await;
+    let url = site.url("/cached");
+    let mut seen = Vec::new();
+    for cache in [None, None, Some("refresh"), Some("off")] {
+        let mut arguments = json!({"url": url, "detail": "full"});
+        if let Some(mode) = cache {
+            arguments["cache"] = json!(mode);
+        }
+        let page = call(&client, "fetch", arguments).await;
+        assert_ne!(page.is_error, Some(true), "{}", text(&page));
+        seen.push(page.structured_content.unwrap()["cache"].clone());
+    }
+    assert_eq!(seen, ["miss", "hit", "refreshed", "bypass"]);
+    let verify = call(&client, "verify", json!({"url": url, "cache": "on"})).await;
+    assert_ne!(verify.is_error, Some(true), "{}", text(&verify));
+    let bad = call(&client, "fetch", json!({"url": url, "cache": "sometimes"})).await;
+    assert_eq!(
+        error_kind(&bad).as_deref(),
+        Some("invalid_input"),
+        "{}",
+        text(&bad)
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_a_long_research_call_stops_its_work() {
     let dropped = Arc::new(AtomicBool::new(false));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ferret_core::search::SearchOptions;
 use ferret_core::{Freshness, Intent, Mode};
-use ferret_evidence::fetch::{BrowserMode, FetchOptions};
+use ferret_evidence::fetch::{BrowserMode, CacheMode, FetchOptions};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -192,12 +192,20 @@ pub struct FetchInput {
     /// The compact answer's budget in estimated tokens (200–100000, default 2000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// The page cache: on (a fresh kept page is served, a stale one
+    /// revalidated), off, or refresh (fetch anew and keep). Default: the
+    /// server's setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheMode>,
 }
 
 impl FetchInput {
     /// The fetch options this input asks for.
     pub fn options(&self) -> FetchOptions {
         let mut options = FetchOptions::default().with_browser(self.browser);
+        if let Some(mode) = self.cache {
+            options = options.with_cache_mode(mode);
+        }
         if let Some(f) = &self.focus {
             options = options.with_focus(f.clone());
         }
@@ -217,6 +225,20 @@ pub struct VerifyInput {
     /// auto, never or required.
     #[serde(default)]
     pub browser: BrowserMode,
+    /// The page cache: on, off or refresh. Default: the server's setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheMode>,
+}
+
+impl VerifyInput {
+    /// The fetch options this input asks for.
+    pub fn options(&self) -> FetchOptions {
+        let options = FetchOptions::default().with_browser(self.browser);
+        match self.cache {
+            Some(mode) => options.with_cache_mode(mode),
+            None => options,
+        }
+    }
 }
 
 /// `extract`'s input.

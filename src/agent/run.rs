@@ -61,8 +61,11 @@ impl Toolbox {
     }
 
     async fn verify(&self, input: VerifyInput) -> Result<ToolOutput, ToolError> {
-        let options = ferret_evidence::fetch::FetchOptions::default().with_browser(input.browser);
-        let report = self.fetch.fetcher.verify_with(&input.url, &options).await;
+        let report = self
+            .fetch
+            .fetcher
+            .verify_with(&input.url, &input.options())
+            .await;
         if let Some(kind) = refused(&report.reason) {
             return Err(ToolError::new(kind, &report.reason));
         }
