@@ -169,3 +169,34 @@ fn a_page_that_is_only_its_headline_and_chrome_is_never_empty() {
         "a headline-only page came out empty"
     );
 }
+
+#[test]
+fn linked_items_right_after_the_headline_are_the_article_not_a_teaser_rail() {
+    let items: String = (0..6)
+        .map(|k| format!("<li><a href=\"/elsewhere/{k}\">Ferret care guide number {k}</a>: a short note on why this guide about feeding and sleep is worth reading this week, item {k}.</li>"))
+        .collect();
+    let related: String = (0..6)
+        .map(|k| format!("<li><a href=\"/related/{k}\">Related story number {k} on this site</a> A teaser sentence for the related story {k}.</li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Links of the week</title></head><body><div class=\"post\"><h2>Links of the week</h2><div class=\"date\">Friday, 9:15</div><div class=\"text\"><p>Here they are:</p><ul>{items}</ul></div></div><div class=\"more\"><h3>More stories</h3><ul>{related}</ul></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("item 0") && out.text.contains("item 5"),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("Related story"), "{}", out.text);
+}
+
+#[test]
+fn one_long_blurb_in_a_sidebar_does_not_beat_a_short_article() {
+    let blurb = "The opinions expressed on this site are the author's own and do not reflect the views of any employer, sponsor or manufacturer; prices and availability change without notice, and every product named here is a trademark of its owner. ".repeat(4);
+    let html = format!(
+        "<html><head><title>In stock at last</title></head><body><div id=\"main\"><div class=\"post\"><h1>In stock at last</h1><p>{PARA}</p></div></div><div id=\"sidebar\"><div class=\"textwidget\">{blurb}</div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(!out.text.contains("opinions expressed"), "{}", out.text);
+}

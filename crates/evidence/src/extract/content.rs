@@ -31,8 +31,10 @@ const SHORT_TEXT_JUNK: f32 = 0.3;
 /// A boilerplate-flagged element holding at least this many prose
 /// characters…
 const WRAPPER_MIN_GOOD: f32 = 400.0;
-/// …and at least this share of the page's prose is a wrapper, not chrome.
+/// …and at least this share of the page's prose is a wrapper, not chrome…
 const WRAPPER_SHARE: f32 = 0.5;
+/// …when it holds this many prose blocks (or the headline's area).
+const WRAPPER_MIN_BLOCKS: u32 = 3;
 /// How many levels above the best container a named article body is looked
 /// for.
 const NAMED_BODY_MAX_CLIMB: usize = 4;
@@ -107,8 +109,8 @@ impl Analysis {
         sum_text(dom, &mut stats);
         let headline = title.and_then(|t| title_heading(dom, t));
         let in_teaser = teaser_lists(dom, &stats, &in_link, headline);
-        let (raw_good, holds_body) = raw_prose(dom, &stats, &in_teaser);
-        let boiler = boilerplate(dom, &raw_good, &holds_body);
+        let raw = raw_prose(dom, &stats, &in_teaser);
+        let boiler = boilerplate(dom, &raw, headline);
         score_prose(dom, &mut stats, &boiler, &in_teaser);
         let teaser_root = (0..dom.len())
             .map(|i| {
@@ -332,16 +334,98 @@ fn teaser_lists(
 ) -> Vec<bool> {
     let n = dom.len();
     let mut in_teaser = vec![false; n];
+    let mut lead = headline.map(|h| LeadList::new(dom, h));
     for i in 0..n {
         let p = dom.nodes[i].parent as usize;
-        let holds_headline = headline.is_some_and(|h| i as NodeIx <= h && h < dom.nodes[i].end);
+        let ix = i as NodeIx;
+        let holds_headline = headline.is_some_and(|h| ix <= h && h < dom.nodes[i].end);
         if p != i && in_teaser[p] {
             in_teaser[i] = true;
         } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 && !holds_headline {
-            in_teaser[i] = is_teaser_list(dom, stats, in_link, i as NodeIx);
+            let teaser = is_teaser_list(dom, stats, in_link, ix);
+            in_teaser[i] = teaser && !lead.as_mut().is_some_and(|l| l.claims(dom, ix));
+        }
+        if let Some(l) = lead.as_mut() {
+            l.pass(stats, ix);
         }
     }
     in_teaser
+}
+
+/// Most prose characters between the headline and a list of linked items
+/// for that list to be what the headline introduces.
+const LEAD_MAX_PROSE: u32 = 200;
+/// How many levels above the headline its section is looked for.
+const LEAD_SECTION_CLIMB: usize = 3;
+
+/// The first list of linked items after the headline, in the headline's
+/// section, with no prose before it, is the article (a link roundup, a
+/// reading list), not a teaser rail: the headline introduces it.
+struct LeadList {
+    /// The headline's subtree ends here; the list must start after it.
+    after: NodeIx,
+    /// The headline's section ends here; the list must start before it.
+    section_end: NodeIx,
+    /// Prose characters seen since the headline.
+    prose: u32,
+    /// The claimed list's subtree ends here (none claimed yet: `None`).
+    claimed_end: Option<NodeIx>,
+}
+
+/// The headline's section: the ancestor a few levels above the headline
+/// (below `<body>`), where the article it introduces sits.
+fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
+    let mut section = headline;
+    for _ in 0..LEAD_SECTION_CLIMB {
+        let parent = dom.node(section).parent;
+        if parent == section || matches!(dom.node(parent).tag, Tag::Body | Tag::Html) {
+            break;
+        }
+        section = parent;
+    }
+    section
+}
+
+/// `ix` holds the headline or follows it inside its section: where the
+/// article can be. Always true without a known headline.
+fn near_headline(dom: &Dom<'_>, headline: Option<NodeIx>, ix: NodeIx) -> bool {
+    headline.is_none_or(|h| {
+        let holds = ix <= h && h < dom.node(ix).end;
+        let section_end = dom.node(headline_section(dom, h)).end;
+        holds || (dom.node(h).end..section_end).contains(&ix)
+    })
+}
+
+impl LeadList {
+    fn new(dom: &Dom<'_>, headline: NodeIx) -> Self {
+        LeadList {
+            after: dom.node(headline).end,
+            section_end: dom.node(headline_section(dom, headline)).end,
+            prose: 0,
+            claimed_end: None,
+        }
+    }
+
+    /// Whether the teaser-like list `ix` is the headline's own list (the
+    /// first one, or inside it).
+    fn claims(&mut self, dom: &Dom<'_>, ix: NodeIx) -> bool {
+        if let Some(end) = self.claimed_end {
+            return ix < end;
+        }
+        let claimed = (self.after..self.section_end).contains(&ix) && self.prose <= LEAD_MAX_PROSE;
+        if claimed {
+            self.claimed_end = Some(dom.node(ix).end);
+        }
+        claimed
+    }
+
+    /// Count the prose node `ix` owns, once past the headline.
+    fn pass(&mut self, stats: &[Stats], ix: NodeIx) {
+        let s = &stats[ix as usize];
+        if ix >= self.after && s.own_is_prose() {
+            self.prose += s.own_len - s.own_link;
+        }
+    }
 }
 
 /// Most characters of a heading compared with the headline.
@@ -374,32 +458,47 @@ pub(crate) fn squash(s: &str) -> String {
 /// Pass 4, bottom-up: prose characters per subtree regardless of
 /// boilerplate, and which subtrees hold a named article body (to recognise
 /// flagged elements that are really page wrappers).
-fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> (Vec<f32>, Vec<bool>) {
+fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> RawProse {
     let n = dom.len();
-    let mut raw_good = vec![0f32; n];
-    let mut holds_body = vec![false; n];
+    let mut raw = RawProse {
+        good: vec![0f32; n],
+        blocks: vec![0u32; n],
+        holds_body: vec![false; n],
+    };
     for i in (0..n).rev() {
         let node = dom.nodes[i];
         if !in_teaser[i] && stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
-            raw_good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
+            raw.good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
+            raw.blocks[i] += 1;
         }
-        holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
+        raw.holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
         let p = node.parent as usize;
         if p != i {
-            raw_good[p] += raw_good[i];
-            holds_body[p] |= holds_body[i];
+            raw.good[p] += raw.good[i];
+            raw.blocks[p] += raw.blocks[i];
+            raw.holds_body[p] |= raw.holds_body[i];
         }
     }
-    (raw_good, holds_body)
+    raw
+}
+
+/// Prose per subtree before boilerplate is known.
+struct RawProse {
+    /// Prose characters.
+    good: Vec<f32>,
+    /// Prose blocks.
+    blocks: Vec<u32>,
+    /// The subtree holds an element named as the article body.
+    holds_body: Vec<bool>,
 }
 
 /// Pass 5, top-down: which flagged subtrees really are boilerplate. A
 /// flagged element that holds a named article body, or most of the page's
 /// prose, is a wrapper whose class happens to mention chrome
 /// (`page-ad-margins`); comment sections always stay out.
-fn boilerplate(dom: &Dom<'_>, raw_good: &[f32], holds_body: &[bool]) -> Vec<bool> {
+fn boilerplate(dom: &Dom<'_>, raw: &RawProse, headline: Option<NodeIx>) -> Vec<bool> {
     let n = dom.len();
-    let page_good = raw_good.first().copied().unwrap_or(0.0);
+    let page_good = raw.good.first().copied().unwrap_or(0.0);
     let mut boiler = vec![false; n];
     for i in 0..n {
         let node = dom.nodes[i];
@@ -410,9 +509,15 @@ fn boilerplate(dom: &Dom<'_>, raw_good: &[f32], holds_body: &[bool]) -> Vec<bool
         }
         if node.hint.has(Hint::BOILERPLATE) {
             let holds_most_prose =
-                raw_good[i] >= WRAPPER_MIN_GOOD && raw_good[i] >= WRAPPER_SHARE * page_good;
+                raw.good[i] >= WRAPPER_MIN_GOOD && raw.good[i] >= WRAPPER_SHARE * page_good;
+            // A wrapper holds a run of paragraphs, or the headline's own
+            // area; one long blurb in a sidebar (a disclaimer, an "about
+            // me") is chrome however long it is.
+            let article_like =
+                raw.blocks[i] >= WRAPPER_MIN_BLOCKS || near_headline(dom, headline, i as NodeIx);
             let wrapper = !node.hint.has(Hint::COMMENTS)
-                && (holds_body[i] || (holds_most_prose && !node.hint.has(Hint::STRONG)));
+                && (raw.holds_body[i]
+                    || (holds_most_prose && article_like && !node.hint.has(Hint::STRONG)));
             boiler[i] = !wrapper;
         }
     }
