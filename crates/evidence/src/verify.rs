@@ -632,6 +632,19 @@ pub fn excerpt(text: &str, max: usize) -> String {
     normalize_whitespace(text).chars().take(max).collect()
 }
 
+/// [`excerpt`] of a page's text after its headline: the text opens with
+/// the headline, which the title already shows beside the excerpt.
+pub fn page_excerpt(page: &FetchedPage, max: usize) -> String {
+    let text = page.text.as_str();
+    let body = match (page.title.as_deref(), text.split_once("\n\n")) {
+        (Some(title), Some((first, rest))) if first.trim().eq_ignore_ascii_case(title.trim()) => {
+            rest
+        }
+        _ => text,
+    };
+    excerpt(body, max)
+}
+
 impl VerifyReport {
     /// The report for a fetched page.
     pub fn from_page(page: &FetchedPage) -> Self {
@@ -647,7 +660,7 @@ impl VerifyReport {
             ok: page.ok,
             source: Some(page.source),
             title: page.title.clone(),
-            text_excerpt: excerpt(&page.text, EXCERPT_CHARS),
+            text_excerpt: page_excerpt(page, EXCERPT_CHARS),
             warnings: page.warnings.clone(),
             chrome_used: page.chrome_used,
             score: page.score.clone(),

@@ -200,3 +200,44 @@ fn one_long_blurb_in_a_sidebar_does_not_beat_a_short_article() {
     assert!(out.text.contains("eighteen hours"), "{}", out.text);
     assert!(!out.text.contains("opinions expressed"), "{}", out.text);
 }
+
+#[test]
+fn the_article_under_the_headline_beats_a_longer_author_bio_elsewhere() {
+    let nav: String = (0..12)
+        .map(|k| format!("<a href=\"/topic/{k}\">Topic number {k} of the site</a> "))
+        .collect();
+    let nav = format!("<div id=\"top\">{nav}</div>");
+    let bio = "Jane Example is a chemist who works on medicines you have hopefully never heard of. She enjoys cooking to bluegrass music, walking her two ferrets along the canal, hosting a weekly science podcast with friends, and writing about the history of laboratory glassware for anyone who will read it.";
+    let html = format!(
+        "<html><head><title>Quick notes for Monday</title></head><body>{nav}<div id=\"main\"><div class=\"post\"><h2>Quick notes for Monday</h2><div class=\"entry\"><p>{PARA}</p></div></div></div><div id=\"aside\"><div class=\"about\"><p>{bio}</p></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(!out.text.contains("bluegrass"), "{}", out.text);
+}
+
+#[test]
+fn the_text_opens_with_the_headline_and_the_lines_between_it_and_the_body() {
+    let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
+    let html = format!(
+        "<html><head><title>How ferrets sleep - Pet Pages</title></head><body><nav><a href=\"/\">Home</a> <a href=\"/pets\">Pets</a></nav><div class=\"post\"><h1>How ferrets sleep</h1><div class=\"when\">Posted on 3 May 2024</div><div class=\"byline\">By Sam Writer</div><div class=\"entry-content\">{body}</div></div><footer><p>Pet Pages is published by an example company; all rights reserved by the owners of this site.</p></footer></body></html>"
+    );
+    let out = run(&html);
+    assert_eq!(out.title.as_deref(), Some("How ferrets sleep"));
+    assert!(
+        out.text
+            .starts_with("How ferrets sleep\n\nPosted on 3 May 2024\n\nFerrets sleep"),
+        "{}",
+        out.text
+    );
+    // A byline outside the chosen content is metadata (`byline`), not text.
+    assert!(!out.text.contains("Sam Writer"), "{}", out.text);
+    assert_eq!(
+        out.text.matches("eighteen hours").count(),
+        3,
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("Home"), "{}", out.text);
+    assert!(!out.text.contains("all rights reserved"), "{}", out.text);
+}

@@ -40,6 +40,9 @@ const WRAPPER_MIN_BLOCKS: u32 = 3;
 const NAMED_BODY_MAX_CLIMB: usize = 4;
 /// Highest link density of a named article body that is climbed to.
 const NAMED_BODY_MAX_LINK_DENSITY: f32 = 0.6;
+/// A container in the headline's section wins over a better one elsewhere
+/// (a sidebar blurb, an author bio) when it scores at least this share.
+const NEAR_HEADLINE_SHARE: f32 = 0.3;
 /// Bonus factor on the good text of an element named as the article body.
 const ARTICLE_BODY_BONUS: f32 = 0.15;
 
@@ -194,6 +197,13 @@ impl Analysis {
     /// The element that best holds the main content, with its score.
     pub(crate) fn best_container(&self, dom: &Dom<'_>) -> Option<(NodeIx, f32)> {
         let mut best: Option<(NodeIx, f32)> = None;
+        // The best container within the headline's section.
+        let section = self.headline.map(|h| {
+            let s = headline_section(dom, h);
+            s..dom.node(s).end
+        });
+        let in_section = |ix: NodeIx| section.as_ref().is_some_and(|r| r.contains(&ix));
+        let mut near: Option<(NodeIx, f32)> = None;
         for (i, node) in dom.nodes.iter().enumerate() {
             if node.tag == Tag::Text || self.boiler[i] || !node.tag.is_block() {
                 continue;
@@ -213,7 +223,20 @@ impl Analysis {
             if best.is_none_or(|(_, b)| score >= b) {
                 best = Some((i as NodeIx, score));
             }
+            if in_section(i as NodeIx) && near.is_none_or(|(_, b)| score >= b) {
+                near = Some((i as NodeIx, score));
+            }
         }
+        let best = match (best, near) {
+            (Some((b, score)), Some(n))
+                if !in_section(b)
+                    && !self.headline.is_some_and(|h| b <= h && h < dom.node(b).end)
+                    && n.1 >= NEAR_HEADLINE_SHARE * score =>
+            {
+                Some(n)
+            }
+            (best, _) => best,
+        };
         best.map(|(ix, score)| {
             let ix = self.named_body_above(dom, ix);
             (self.titled_article_within(dom, ix), score)
@@ -374,7 +397,7 @@ struct LeadList {
 
 /// The headline's section: the ancestor a few levels above the headline
 /// (below `<body>`), where the article it introduces sits.
-fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
+pub(crate) fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
     let mut section = headline;
     for _ in 0..LEAD_SECTION_CLIMB {
         let parent = dom.node(section).parent;

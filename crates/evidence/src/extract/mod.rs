@@ -479,7 +479,7 @@ fn main_content(
         ..normal
     };
     let container = analysis.best_container(dom).map(|(ix, _)| ix);
-    let chosen = match container.map(|ix| render::render(dom, analysis, ix, &normal)) {
+    let chosen = match container.map(|ix| with_header(dom, analysis, ix, &normal)) {
         // The usual case: enough text, so no fallback (nor the landmark
         // they need) is looked at.
         Some(rendered) if chars_of(&rendered) >= THIN_CONTENT_CHARS => {
@@ -539,6 +539,36 @@ fn main_content(
     }
 }
 
+/// Most characters of the header (headline, byline, date) put before a
+/// container that follows it.
+const HEADER_MAX_CHARS: usize = 600;
+
+/// The container `ix` rendered, after its header: when the page's headline
+/// comes before the container in the headline's own section, the headline
+/// and the short lines between them (byline, date) open the text.
+fn with_header(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    ix: dom::NodeIx,
+    normal: &RenderOptions<'_>,
+) -> Rendered {
+    let mut body = render::render(dom, analysis, ix, normal);
+    let Some(h) = analysis.headline.filter(|&h| h < ix) else {
+        return body;
+    };
+    let section = content::headline_section(dom, h);
+    if !(section <= ix && ix < dom.node(section).end) {
+        return body;
+    }
+    let mut header = render::render_span(dom, analysis, h..ix, normal);
+    if chars_of(&header) > HEADER_MAX_CHARS {
+        return body;
+    }
+    header.blocks.append(&mut body.blocks);
+    header.links.append(&mut body.links);
+    header
+}
+
 /// For a page with nothing readable as content: the visible text around
 /// the page's headline, chrome included, rather than nothing (with no such
 /// area, the headline alone: see `main_text`).
@@ -570,9 +600,9 @@ fn headline_block(title: &str) -> Block {
     }
 }
 
-/// Removes the headline (already in `title`) with any short kicker lines
-/// before it, and headings left dangling at the end; a list that would be
-/// left empty is kept as it is.
+/// Starts the text at the headline (short kicker lines before it, such as
+/// a section label, go) and removes headings left dangling at the end; a
+/// list that would be left empty is kept as it is.
 fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) -> Vec<Block> {
     let same = |a: &str, b: &str| {
         let (a, b) = (squash(a), squash(b));
@@ -583,7 +613,7 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
             && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
     });
     let start = match headline {
-        Some(k) if blocks[..k].iter().all(|b| b.text.chars().count() < 80) => k + 1,
+        Some(k) if blocks[..k].iter().all(|b| b.text.chars().count() < 80) => k,
         _ => 0,
     };
     let mut end = blocks.len();

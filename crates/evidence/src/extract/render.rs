@@ -82,6 +82,19 @@ pub(crate) fn render(
     root: NodeIx,
     opts: &RenderOptions<'_>,
 ) -> Rendered {
+    render_span(dom, analysis, root..dom.node(root).end, opts)
+}
+
+/// The nodes of `span` in document order (from `span.start`, which is never
+/// left out, up to but not including `span.end`), rendered as [`render`]
+/// renders a subtree.
+pub(crate) fn render_span(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    span: std::ops::Range<NodeIx>,
+    opts: &RenderOptions<'_>,
+) -> Rendered {
+    let root = span.start;
     let mut w = Writer {
         dom,
         analysis,
@@ -98,7 +111,7 @@ pub(crate) fn render(
         stack: Vec::with_capacity(32),
         root_len: analysis.stats[root as usize].len,
     };
-    let end = dom.node(root).end;
+    let end = span.end;
     let mut i = root;
     while i < end {
         w.close_until(i);

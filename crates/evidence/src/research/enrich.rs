@@ -69,7 +69,7 @@ use crate::highlights::{Highlight, HighlightOptions, highlights_for_constraints_
 use crate::safety::{SafetyFlag, is_untrusted};
 use crate::scorer::serp::is_serp_or_jump_url;
 use crate::scorer::{EvidenceScorer, PageSupport, ScoreInput, ScorerJudge};
-use crate::verify::{Source, Verdict, excerpt};
+use crate::verify::{Source, Verdict, page_excerpt};
 
 /// The schema name of [`Enrichment`].
 pub const ENRICHMENT_SCHEMA: &str = "ferret.enrichment.v1";
@@ -1032,7 +1032,7 @@ fn candidate_record(
         ok: page.is_some_and(|p| p.ok),
         source: page.map(|p| p.source),
         text_excerpt: page
-            .map(|p| excerpt(&p.text, TEXT_EXCERPT_CHARS))
+            .map(|p| page_excerpt(p, TEXT_EXCERPT_CHARS))
             .filter(|t| !t.is_empty()),
         fetched_title,
         text_chars: readable_text.chars().count(),
