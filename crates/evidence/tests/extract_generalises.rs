@@ -241,3 +241,23 @@ fn the_text_opens_with_the_headline_and_the_lines_between_it_and_the_body() {
     assert!(!out.text.contains("Home"), "{}", out.text);
     assert!(!out.text.contains("all rights reserved"), "{}", out.text);
 }
+
+#[test]
+fn a_heading_that_opens_the_comments_ends_the_article() {
+    let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
+    let replies: String = (0..6)
+        .map(|k| format!("<p>Reader {k} wrote a long reply about their own ferrets, who also sleep most of the day in a warm hammock.</p><p class=\"posted\">Posted by: Reader {k} | Mar 26, 2007 2:0{k}:18 PM</p>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"content\"><h3>Ferret sleep</h3>{body}<h2>12 Comments</h2>{replies}</div></body></html>"
+    );
+    let out = run(&html);
+    assert_eq!(
+        out.text.matches("eighteen hours").count(),
+        3,
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("Reader 0"), "{}", out.text);
+    assert!(!out.text.contains("Comments"), "{}", out.text);
+}

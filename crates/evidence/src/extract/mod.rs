@@ -601,8 +601,9 @@ fn headline_block(title: &str) -> Block {
 }
 
 /// Starts the text at the headline (short kicker lines before it, such as
-/// a section label, go) and removes headings left dangling at the end; a
-/// list that would be left empty is kept as it is.
+/// a section label, go), ends it before a heading that opens the comment
+/// section, and removes headings left dangling at the end; a list that
+/// would be left empty is kept as it is.
 fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) -> Vec<Block> {
     let same = |a: &str, b: &str| {
         let (a, b) = (squash(a), squash(b));
@@ -616,7 +617,15 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
         Some(k) if blocks[..k].iter().all(|b| b.text.chars().count() < 80) => k,
         _ => 0,
     };
-    let mut end = blocks.len();
+    // A heading that opens the comment section ends the article.
+    let mut end = blocks
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .find(|(_, b)| {
+            matches!(b.kind, BlockKind::Heading { .. }) && vocabulary::is_comment_heading(&b.text)
+        })
+        .map_or(blocks.len(), |(k, _)| k);
     while end > start && matches!(blocks[end - 1].kind, BlockKind::Heading { .. }) {
         end -= 1;
     }

@@ -466,3 +466,103 @@ pub(crate) fn is_hidden(el: &Element) -> bool {
         .collect();
     compact.contains("display:none") || compact.contains("visibility:hidden")
 }
+
+/// Headings that open a page's comment section ("Comments", "13
+/// comments:", "3 thoughts on “…”", "Leave a reply"), compared with the
+/// heading's words lower-cased, digits and punctuation dropped.
+const COMMENT_HEADINGS: &[&str] = &[
+    "comments",
+    "reader comments",
+    "user comments",
+    "join the discussion",
+    "leave a comment",
+    "leave a reply",
+    "post a comment",
+    "add a comment",
+    "add your comment",
+    "trackbacks",
+    "pingbacks",
+    "kommentare",
+    "commentaires",
+    "comentarios",
+    "commenti",
+    "reacties",
+    "комментарии",
+    "评论",
+    "コメント",
+    "댓글",
+];
+
+/// After a count, what a comment-section heading says ("12 responses",
+/// "3 thoughts on “Title”"): words that alone could name an article's
+/// section ("Responses", "Discussion") only count with a number.
+const COUNTED_COMMENT_HEADINGS: &[&str] = &[
+    "comment",
+    "responses",
+    "response",
+    "replies",
+    "reply",
+    "reactions",
+    "thoughts on ",
+    "thought on ",
+    "thought on ",
+    "responses to ",
+    "response to ",
+    "comments on ",
+    "comments to ",
+    "replies to ",
+];
+
+/// Whether a heading with `text` opens the comment section.
+pub(crate) fn is_comment_heading(text: &str) -> bool {
+    if text.chars().count() > 200 {
+        return false;
+    }
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let joined = words.join(" ");
+    let counted = text.trim_start().starts_with(|c: char| c.is_ascii_digit());
+    COMMENT_HEADINGS.contains(&joined.as_str())
+        || (counted
+            && COUNTED_COMMENT_HEADINGS
+                .iter()
+                .any(|h| joined == *h || (h.ends_with(' ') && joined.starts_with(h))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_comment_heading;
+
+    #[test]
+    fn comment_section_headings_are_recognised() {
+        for heading in [
+            "Comments",
+            "13 comments:",
+            "1 Comment",
+            "12 Responses",
+            "3 thoughts on “How ferrets sleep”",
+            "Leave a Reply",
+            "Kommentare",
+            "评论",
+        ] {
+            assert!(is_comment_heading(heading), "{heading}");
+        }
+    }
+
+    #[test]
+    fn article_sections_are_not_comment_headings() {
+        for heading in [
+            "Comment",
+            "Discussion",
+            "Responses",
+            "Replies to the consultation were mixed",
+            "Comments on the draft law were due in May",
+            "Results",
+        ] {
+            assert!(!is_comment_heading(heading), "{heading}");
+        }
+    }
+}
