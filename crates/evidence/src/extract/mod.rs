@@ -205,7 +205,8 @@ pub struct Extracted {
     /// Site name (`og:site_name`, JSON-LD publisher).
     pub site_name: Option<String>,
     /// Main text: blocks separated by blank lines, list items and table rows
-    /// by single newlines.
+    /// by single newlines. It opens with the page's headline when the page
+    /// shows one before its content (the headline is also [`title`](Self::title)).
     pub text: String,
     /// Main text as Markdown.
     pub markdown: String,
