@@ -101,6 +101,8 @@ pub(crate) struct Analysis {
     pub teaser_root: Vec<bool>,
     /// The heading that shows the page's headline, if one does.
     pub headline: Option<NodeIx>,
+    /// The headline's section (see [`headline_section`]).
+    pub section: Option<NodeIx>,
 }
 
 impl Analysis {
@@ -111,9 +113,13 @@ impl Analysis {
         let (mut stats, in_link) = own_text(dom);
         sum_text(dom, &mut stats);
         let headline = title.and_then(|t| title_heading(dom, t));
-        let in_teaser = teaser_lists(dom, &stats, &in_link, headline);
+        let anchor = headline.map(|h| Anchor {
+            headline: h,
+            section: headline_section(dom, h),
+        });
+        let in_teaser = teaser_lists(dom, &stats, &in_link, anchor);
         let raw = raw_prose(dom, &stats, &in_teaser);
-        let boiler = boilerplate(dom, &raw, headline);
+        let boiler = boilerplate(dom, &raw, anchor);
         score_prose(dom, &mut stats, &boiler, &in_teaser);
         let teaser_root = (0..dom.len())
             .map(|i| {
@@ -126,6 +132,7 @@ impl Analysis {
             boiler,
             teaser_root,
             headline,
+            section: anchor.map(|a| a.section),
         }
     }
 
@@ -133,7 +140,7 @@ impl Analysis {
     /// the content landmark, or right under the headline's parent. A short
     /// article there is the article, not a reason to look elsewhere.
     pub(crate) fn anchored(&self, dom: &Dom<'_>, ix: NodeIx, landmark: Option<NodeIx>) -> bool {
-        let within = |outer: NodeIx, inner: NodeIx| outer <= inner && inner < dom.node(outer).end;
+        let within = |outer: NodeIx, inner: NodeIx| dom.holds(outer, inner);
         let at_landmark = landmark.is_some_and(|l| within(l, ix) || within(ix, l));
         let under_headline = self.headline.is_some_and(|h| {
             let parent = dom.node(h).parent;
@@ -198,11 +205,7 @@ impl Analysis {
     pub(crate) fn best_container(&self, dom: &Dom<'_>) -> Option<(NodeIx, f32)> {
         let mut best: Option<(NodeIx, f32)> = None;
         // The best container within the headline's section.
-        let section = self.headline.map(|h| {
-            let s = headline_section(dom, h);
-            s..dom.node(s).end
-        });
-        let in_section = |ix: NodeIx| section.as_ref().is_some_and(|r| r.contains(&ix));
+        let in_section = |ix: NodeIx| self.section.is_some_and(|s| dom.holds(s, ix));
         let mut near: Option<(NodeIx, f32)> = None;
         for (i, node) in dom.nodes.iter().enumerate() {
             if node.tag == Tag::Text || self.boiler[i] || !node.tag.is_block() {
@@ -230,7 +233,7 @@ impl Analysis {
         let best = match (best, near) {
             (Some((b, score)), Some(n))
                 if !in_section(b)
-                    && !self.headline.is_some_and(|h| b <= h && h < dom.node(b).end)
+                    && !self.headline.is_some_and(|h| dom.holds(b, h))
                     && n.1 >= NEAR_HEADLINE_SHARE * score =>
             {
                 Some(n)
@@ -269,7 +272,7 @@ impl Analysis {
         };
         articles
             .into_iter()
-            .find(|&a| a < h1 && h1 < dom.node(a).end)
+            .find(|&a| a < h1 && dom.holds(a, h1))
             .unwrap_or(ix)
     }
 
@@ -353,15 +356,15 @@ fn teaser_lists(
     dom: &Dom<'_>,
     stats: &[Stats],
     in_link: &[bool],
-    headline: Option<NodeIx>,
+    anchor: Option<Anchor>,
 ) -> Vec<bool> {
     let n = dom.len();
     let mut in_teaser = vec![false; n];
-    let mut lead = headline.map(|h| LeadList::new(dom, h));
+    let mut lead = anchor.map(|a| LeadList::new(dom, a));
     for i in 0..n {
         let p = dom.nodes[i].parent as usize;
         let ix = i as NodeIx;
-        let holds_headline = headline.is_some_and(|h| ix <= h && h < dom.nodes[i].end);
+        let holds_headline = anchor.is_some_and(|a| dom.holds(ix, a.headline));
         if p != i && in_teaser[p] {
             in_teaser[i] = true;
         } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 && !holds_headline {
@@ -395,9 +398,16 @@ struct LeadList {
     claimed_end: Option<NodeIx>,
 }
 
+/// The headline's heading and its section, found once per page.
+#[derive(Clone, Copy)]
+struct Anchor {
+    headline: NodeIx,
+    section: NodeIx,
+}
+
 /// The headline's section: the ancestor a few levels above the headline
 /// (below `<body>`), where the article it introduces sits.
-pub(crate) fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
+fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
     let mut section = headline;
     for _ in 0..LEAD_SECTION_CLIMB {
         let parent = dom.node(section).parent;
@@ -411,19 +421,18 @@ pub(crate) fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
 
 /// `ix` holds the headline or follows it inside its section: where the
 /// article can be. Always true without a known headline.
-fn near_headline(dom: &Dom<'_>, headline: Option<NodeIx>, ix: NodeIx) -> bool {
-    headline.is_none_or(|h| {
-        let holds = ix <= h && h < dom.node(ix).end;
-        let section_end = dom.node(headline_section(dom, h)).end;
-        holds || (dom.node(h).end..section_end).contains(&ix)
+fn near_headline(dom: &Dom<'_>, anchor: Option<Anchor>, ix: NodeIx) -> bool {
+    anchor.is_none_or(|a| {
+        let section_end = dom.node(a.section).end;
+        dom.holds(ix, a.headline) || (dom.node(a.headline).end..section_end).contains(&ix)
     })
 }
 
 impl LeadList {
-    fn new(dom: &Dom<'_>, headline: NodeIx) -> Self {
+    fn new(dom: &Dom<'_>, anchor: Anchor) -> Self {
         LeadList {
-            after: dom.node(headline).end,
-            section_end: dom.node(headline_section(dom, headline)).end,
+            after: dom.node(anchor.headline).end,
+            section_end: dom.node(anchor.section).end,
             prose: 0,
             claimed_end: None,
         }
@@ -519,7 +528,7 @@ struct RawProse {
 /// flagged element that holds a named article body, or most of the page's
 /// prose, is a wrapper whose class happens to mention chrome
 /// (`page-ad-margins`); comment sections always stay out.
-fn boilerplate(dom: &Dom<'_>, raw: &RawProse, headline: Option<NodeIx>) -> Vec<bool> {
+fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<bool> {
     let n = dom.len();
     let page_good = raw.good.first().copied().unwrap_or(0.0);
     let mut boiler = vec![false; n];
@@ -537,7 +546,7 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, headline: Option<NodeIx>) -> Vec<b
             // area; one long blurb in a sidebar (a disclaimer, an "about
             // me") is chrome however long it is.
             let article_like =
-                raw.blocks[i] >= WRAPPER_MIN_BLOCKS || near_headline(dom, headline, i as NodeIx);
+                raw.blocks[i] >= WRAPPER_MIN_BLOCKS || near_headline(dom, anchor, i as NodeIx);
             let wrapper = !node.hint.has(Hint::COMMENTS)
                 && (raw.holds_body[i]
                     || (holds_most_prose && article_like && !node.hint.has(Hint::STRONG)));

@@ -352,6 +352,11 @@ impl<'a> Dom<'a> {
         &self.nodes[ix as usize]
     }
 
+    /// Whether `inner` is `outer` or lies in its subtree.
+    pub(crate) fn holds(&self, outer: NodeIx, inner: NodeIx) -> bool {
+        outer <= inner && inner < self.node(outer).end
+    }
+
     /// Attribute of the element at `ix`.
     pub(crate) fn attr(&self, ix: NodeIx, name: &str) -> Option<&'a str> {
         self.nodes[ix as usize].el.and_then(|el| el.attr(name))

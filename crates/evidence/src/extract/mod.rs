@@ -554,11 +554,10 @@ fn with_header(
     normal: &RenderOptions<'_>,
 ) -> Rendered {
     let mut body = render::render(dom, analysis, ix, normal);
-    let Some(h) = analysis.headline.filter(|&h| h < ix) else {
+    let (Some(h), Some(section)) = (analysis.headline, analysis.section) else {
         return body;
     };
-    let section = content::headline_section(dom, h);
-    if !(section <= ix && ix < dom.node(section).end) {
+    if h >= ix || !dom.holds(section, ix) {
         return body;
     }
     let mut header = render::render_span(dom, analysis, h..ix, normal);
