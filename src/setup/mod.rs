@@ -364,6 +364,7 @@ fn with_page_cache(
     if env_var("FERRET_NO_CACHE").is_some_and(|v| crate::env::truthy(&v)) {
         return builder;
     }
+    #[cfg(any(feature = "sqlite", feature = "redis"))]
     match open_page_cache() {
         Some(Ok(cache)) => return builder.page_cache(cache).cache_mode(mode),
         Some(Err(e)) => tracing::warn!("page cache unavailable ({e}); fetching without it"),
@@ -376,6 +377,7 @@ fn with_page_cache(
 /// The page cache: on the Redis server of `FERRET_REDIS_URL` when it is
 /// set (feature `redis`; connected on first use), else
 /// `$FERRET_HOME/pages.db` (feature `sqlite`); `None` with neither.
+#[cfg(any(feature = "sqlite", feature = "redis"))]
 fn open_page_cache() -> Option<Result<ferret_evidence::fetch::PageCache, String>> {
     #[cfg(feature = "redis")]
     if let Some(url) = env_var("FERRET_REDIS_URL") {

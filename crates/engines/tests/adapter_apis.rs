@@ -171,7 +171,7 @@ async fn brave_conforms() {
 // ───────────────────────────── Exa ─────────────────────────────
 
 /// An Exa `/search` answer in the shape of Exa's public API reference
-/// (no real capture exists; see fixtures/SOURCES.md).
+/// (written from that reference: no real captured answer is available).
 fn exa_body() -> Value {
     json!({
         "requestId": "b5947044c4b78efa9552a7c89b306d95",

@@ -116,7 +116,6 @@ fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The connection settings the search cache uses, and the table.
 /// Opens and initialises the file. Switching a new file to WAL while
 /// another process does the same can fail with "locked" at once, without
 /// waiting on the busy handler: such an open is retried until
@@ -139,6 +138,7 @@ fn open_ready(path: &Path) -> rusqlite::Result<Connection> {
     }
 }
 
+/// The connection settings the search cache uses, and the table.
 fn init(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
