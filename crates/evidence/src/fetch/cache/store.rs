@@ -312,7 +312,7 @@ impl PageCache {
         match &mut self.backend {
             Backend::Sqlite(_) => drop(namespace),
             #[cfg(feature = "page-cache-redis")]
-            Backend::Redis(r) => *r = r.clone().with_namespace(namespace),
+            Backend::Redis(r) => r.set_namespace(namespace),
         }
         self
     }

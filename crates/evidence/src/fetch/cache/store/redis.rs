@@ -62,9 +62,8 @@ impl RedisPages {
     }
 
     /// Keys under `namespace` instead of `ferret`.
-    pub(super) fn with_namespace(mut self, namespace: String) -> Self {
+    pub(super) fn set_namespace(&mut self, namespace: String) {
         self.namespace = namespace;
-        self
     }
 
     /// The server, without its password.
