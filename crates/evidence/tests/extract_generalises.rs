@@ -2,8 +2,8 @@
 //! anchors without `href` are text, invisible characters leave the text,
 //! hidden markup is read when it is the only content, a page without prose
 //! falls back to its own content landmark, navigation rails never turn the
-//! page wrapper into a teaser list, and valid UTF-8 beats a wrong legacy
-//! declaration. Pages are written here; no site names or classes of one site.
+//! page wrapper into a teaser list, a slideshow's caption is its text, and
+//! valid UTF-8 beats a wrong legacy declaration. Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
 use url::Url;
@@ -260,4 +260,20 @@ fn a_heading_that_opens_the_comments_ends_the_article() {
     );
     assert!(!out.text.contains("Reader 0"), "{}", out.text);
     assert!(!out.text.contains("Comments"), "{}", out.text);
+}
+
+#[test]
+fn a_slideshow_whose_text_is_its_caption_is_read_not_left_as_the_headline() {
+    // Twenty numbered thumbnails (links) around one slide whose caption is
+    // the page's only prose: the thumbnails make the viewer link-heavy, and
+    // a caption is chrome on an article page, but here it is the text.
+    let thumbs: String = (1..=20)
+        .map(|k| format!("<div class=\"thumb\"><a href=\"/slides/{k}\">{k}</a></div>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferrets at play | Photos</title></head><body><div class=\"story\"><h1>Ferrets at play</h1><div class=\"viewer\"><div class=\"thumbs\">{thumbs}</div><div class=\"slide\"><img src=\"/a.jpg\" alt=\"\"><div class=\"caption\">{PARA} <span class=\"credit\">(Photo: A. Keeper)</span></div></div></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert_ne!(out.strategy, ferret_evidence::extract::Strategy::Headline);
 }

@@ -474,6 +474,7 @@ fn main_content(
         prose_only: false,
         keep_link_paragraphs: false,
         keep_boilerplate: false,
+        keep_minor: false,
     };
     let links_too = RenderOptions {
         keep_link_paragraphs: true,
@@ -500,8 +501,10 @@ fn main_content(
     };
     // Too little text: prose paragraphs anywhere in the body; then the
     // page's content landmark with its links (a link roundup, a list of
-    // items); last (pages that are all discussion, such as a comment thread
-    // under a link) prose even inside boilerplate.
+    // items); then (pages that are all discussion, such as a comment thread
+    // under a link) prose even inside boilerplate; last (a slideshow or a
+    // photo page, whose text is its captions) prose in caption- and
+    // credit-like elements too.
     let fallbacks = [
         (
             Some(body),
@@ -516,6 +519,14 @@ fn main_content(
             RenderOptions {
                 prose_only: true,
                 keep_boilerplate: true,
+                ..normal
+            },
+        ),
+        (
+            Some(body),
+            RenderOptions {
+                prose_only: true,
+                keep_minor: true,
                 ..normal
             },
         ),

@@ -28,6 +28,10 @@ pub(crate) struct RenderOptions<'u> {
     pub keep_link_paragraphs: bool,
     /// Do not skip boilerplate subtrees (the last-resort prose pass).
     pub keep_boilerplate: bool,
+    /// Keep caption-, credit- and byline-like elements whatever they hold,
+    /// and do not skip link-heavy containers for it (the last fallback: a
+    /// slideshow's text is its captions, among the thumbnails' links).
+    pub keep_minor: bool,
 }
 
 /// The rendered main content.
@@ -143,7 +147,10 @@ impl Writer<'_, '_, '_> {
         {
             return true;
         }
-        if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR)) && minor_text(node, s) {
+        if (node.hint.has(Hint::HEADER) || node.hint.has(Hint::MINOR))
+            && !self.opts.keep_minor
+            && minor_text(node, s)
+        {
             return true;
         }
         match node.tag {
@@ -152,7 +159,8 @@ impl Writer<'_, '_, '_> {
             Tag::Figcaption => true,
             tag if tag.is_container()
                 && self.table_depth == 0
-                && !self.opts.keep_link_paragraphs =>
+                && !self.opts.keep_link_paragraphs
+                && !self.opts.keep_minor =>
             {
                 s.len > 0 && s.link_density() > LINK_LIST_DENSITY && s.good < 0.3 * s.len as f32
             }
