@@ -277,3 +277,25 @@ fn a_slideshow_whose_text_is_its_caption_is_read_not_left_as_the_headline() {
     assert!(out.text.contains("eighteen hours"), "{}", out.text);
     assert_ne!(out.strategy, ferret_evidence::extract::Strategy::Headline);
 }
+
+#[test]
+fn a_heading_named_as_the_comments_ends_the_article_when_the_replies_are_its_siblings() {
+    // The thread is not inside a comment container: the replies follow the
+    // heading in the article's own container, and the heading's words are
+    // not a comment word; its name (`id="comments"`) is what says so.
+    let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
+    let replies: String = (0..5)
+        .map(|k| format!("<p>Reader {k} wrote a long reply about their own ferrets, who also sleep most of the day in a warm hammock by the stove.</p><p>Posted by: Reader {k} at March 26, 2007 02:0{k} PM</p>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div id=\"main\"><h1>Ferret sleep</h1>{body}<h2 id=\"comments\">What you said</h2>{replies}</div></body></html>"
+    );
+    let out = run(&html);
+    assert_eq!(
+        out.text.matches("eighteen hours").count(),
+        3,
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("Reader 0"), "{}", out.text);
+}

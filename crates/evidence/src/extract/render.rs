@@ -120,6 +120,9 @@ pub(crate) fn render_span(
     while i < end {
         w.close_until(i);
         let node = dom.node(i);
+        if i != root && w.opens_comments(i) {
+            break;
+        }
         if node.tag != Tag::Text && i != root && w.skip(i) {
             i = node.end;
             continue;
@@ -133,6 +136,18 @@ pub(crate) fn render_span(
 }
 
 impl Writer<'_, '_, '_> {
+    /// Whether `ix` is a heading named as the comment section (`<h2
+    /// id="comments">`) after some text: what follows it is the thread,
+    /// not the article, even where the replies are the heading's siblings
+    /// rather than inside a comment container.
+    fn opens_comments(&self, ix: NodeIx) -> bool {
+        let node = self.dom.node(ix);
+        matches!(node.tag, Tag::Heading(_))
+            && node.hint.has(Hint::COMMENTS)
+            && !self.opts.keep_boilerplate
+            && !self.out.blocks.is_empty()
+    }
+
     /// Whether the subtree at `ix` (not the root) is left out.
     fn skip(&self, ix: NodeIx) -> bool {
         let node = self.dom.node(ix);
