@@ -299,3 +299,27 @@ fn a_heading_named_as_the_comments_ends_the_article_when_the_replies_are_its_sib
     );
     assert!(!out.text.contains("Reader 0"), "{}", out.text);
 }
+
+#[test]
+fn a_post_beside_a_long_thread_in_its_own_container_is_read_whole_not_one_paragraph() {
+    // The post's container also holds a comment thread three times its
+    // length: the thread is left out of any render, but it weighs the
+    // container below its own longest paragraph, which alone would win.
+    let long = format!("{PARA} {PARA}");
+    let rest: String = ["the first", "the second", "the third"]
+        .iter()
+        .map(|n| {
+            format!(
+                "<p>This is {n} of the shorter paragraphs of the post: ferrets like a hammock hung near a warm window, and a den of soft old towels.</p>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"post\"><h1>Ferret sleep</h1><p>{long}</p>{rest}<div class=\"comments\">{}</div></div></body></html>",
+        comments(20)
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(out.text.contains("the third"), "{}", out.text);
+    assert!(!out.text.contains("Reader 3"), "{}", out.text);
+}

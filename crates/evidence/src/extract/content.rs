@@ -43,6 +43,12 @@ const NAMED_BODY_MAX_LINK_DENSITY: f32 = 0.6;
 /// A container in the headline's section wins over a better one elsewhere
 /// (a sidebar blurb, an author bio) when it scores at least this share.
 const NEAR_HEADLINE_SHARE: f32 = 0.3;
+/// Most levels a chosen block is widened by (see `Analysis::widen`).
+const WIDEN_MAX_CLIMB: usize = 3;
+/// An ancestor must hold at least this many times the block's prose.
+const WIDEN_MIN_GROWTH: f32 = 2.0;
+/// Most shown junk an ancestor may add per character of prose it adds.
+const WIDEN_MAX_JUNK_SHARE: f32 = 0.5;
 /// Bonus factor on the good text of an element named as the article body.
 const ARTICLE_BODY_BONUS: f32 = 0.15;
 
@@ -63,6 +69,9 @@ pub(crate) struct Stats {
     pub good: f32,
     /// Junk characters (weighted) in the subtree.
     pub junk: f32,
+    /// The part of `junk` outside boilerplate and teaser lists: what a
+    /// render of the subtree would show besides its prose.
+    pub shown_junk: f32,
 }
 
 impl Stats {
@@ -241,9 +250,52 @@ impl Analysis {
             (best, _) => best,
         };
         best.map(|(ix, score)| {
+            let ix = self.widen(dom, ix);
             let ix = self.named_body_above(dom, ix);
             (self.titled_article_within(dom, ix), score)
         })
+    }
+
+    /// A chosen lone paragraph widened to the run of prose it belongs to. A
+    /// container that holds the article beside a long comment thread or
+    /// sidebar scores below one of its own paragraphs, though a render
+    /// would leave that chrome out: an ancestor (a few levels up) that
+    /// holds at least twice the prose, and shows little junk for what it
+    /// adds, is the article; the climb never leaves the headline's section
+    /// (a sidebar of teaser summaries beside the post is prose too).
+    fn widen(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
+        let inner = self.stats[ix as usize];
+        // Only a lone paragraph (its own text is most of its prose) is
+        // widened: a container of several is a run already.
+        let own_prose = inner.own_len.saturating_sub(inner.own_link) as f32;
+        if own_prose < 0.5 * inner.good {
+            return ix;
+        }
+        let mut best = ix;
+        let mut a = ix;
+        for _ in 0..WIDEN_MAX_CLIMB {
+            let p = dom.node(a).parent;
+            let leaves_section = self
+                .section
+                .is_some_and(|s| dom.holds(s, ix) && !dom.holds(s, p));
+            if p == a
+                || leaves_section
+                || self.boiler[p as usize]
+                || matches!(dom.node(p).tag, Tag::Body | Tag::Html)
+            {
+                break;
+            }
+            let outer = self.stats[p as usize];
+            let gained = outer.good - inner.good;
+            if outer.shown_junk - inner.shown_junk > WIDEN_MAX_JUNK_SHARE * gained {
+                break;
+            }
+            if outer.good >= WIDEN_MIN_GROWTH * inner.good {
+                best = p;
+            }
+            a = p;
+        }
+        best
     }
 
     /// When the container holds several `<article>`s with prose (the post
@@ -570,15 +622,19 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
             } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
                 s.good += non_link;
                 s.junk += s.own_link as f32 * 0.5;
+                s.shown_junk += s.own_link as f32 * 0.5;
             } else {
-                s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
+                let junk = s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
+                s.junk += junk;
+                s.shown_junk += junk;
             }
         }
         let p = node.parent as usize;
         if p != i {
-            let (good, junk) = (stats[i].good, stats[i].junk);
+            let (good, junk, shown) = (stats[i].good, stats[i].junk, stats[i].shown_junk);
             stats[p].good += good;
             stats[p].junk += junk;
+            stats[p].shown_junk += shown;
         }
     }
 }
