@@ -242,16 +242,16 @@ fn the_text_opens_with_the_headline_and_the_lines_between_it_and_the_body() {
     assert!(!out.text.contains("all rights reserved"), "{}", out.text);
 }
 
-#[test]
-fn a_heading_that_opens_the_comments_ends_the_article() {
+/// A post of three paragraphs, then `heading`, then six replies as the
+/// heading's siblings in the post's own container (no comment container).
+fn post_then_thread(heading: &str) -> Extracted {
     let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
     let replies: String = (0..6)
         .map(|k| format!("<p>Reader {k} wrote a long reply about their own ferrets, who also sleep most of the day in a warm hammock.</p><p class=\"posted\">Posted by: Reader {k} | Mar 26, 2007 2:0{k}:18 PM</p>"))
         .collect();
-    let html = format!(
-        "<html><head><title>Ferret sleep</title></head><body><div class=\"content\"><h3>Ferret sleep</h3>{body}<h2>12 Comments</h2>{replies}</div></body></html>"
-    );
-    let out = run(&html);
+    let out = run(&format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"content\"><h3>Ferret sleep</h3>{body}{heading}{replies}</div></body></html>"
+    ));
     assert_eq!(
         out.text.matches("eighteen hours").count(),
         3,
@@ -259,6 +259,12 @@ fn a_heading_that_opens_the_comments_ends_the_article() {
         out.text
     );
     assert!(!out.text.contains("Reader 0"), "{}", out.text);
+    out
+}
+
+#[test]
+fn a_heading_that_opens_the_comments_ends_the_article() {
+    let out = post_then_thread("<h2>12 Comments</h2>");
     assert!(!out.text.contains("Comments"), "{}", out.text);
 }
 
@@ -280,24 +286,8 @@ fn a_slideshow_whose_text_is_its_caption_is_read_not_left_as_the_headline() {
 
 #[test]
 fn a_heading_named_as_the_comments_ends_the_article_when_the_replies_are_its_siblings() {
-    // The thread is not inside a comment container: the replies follow the
-    // heading in the article's own container, and the heading's words are
-    // not a comment word; its name (`id="comments"`) is what says so.
-    let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
-    let replies: String = (0..5)
-        .map(|k| format!("<p>Reader {k} wrote a long reply about their own ferrets, who also sleep most of the day in a warm hammock by the stove.</p><p>Posted by: Reader {k} at March 26, 2007 02:0{k} PM</p>"))
-        .collect();
-    let html = format!(
-        "<html><head><title>Ferret sleep</title></head><body><div id=\"main\"><h1>Ferret sleep</h1>{body}<h2 id=\"comments\">What you said</h2>{replies}</div></body></html>"
-    );
-    let out = run(&html);
-    assert_eq!(
-        out.text.matches("eighteen hours").count(),
-        3,
-        "{}",
-        out.text
-    );
-    assert!(!out.text.contains("Reader 0"), "{}", out.text);
+    // The heading's words are not a comment word; its name is what says so.
+    post_then_thread("<h2 id=\"comments\">What you said</h2>");
 }
 
 #[test]
