@@ -20,7 +20,7 @@
 //!   for again with `If-None-Match` / `If-Modified-Since`; a `304` refreshes
 //!   the entry and serves the kept body ([`CacheStatus::Revalidated`]).
 //! - **Public partition only**: an entry is refused unless its provenance
-//!   is public ([`Provenance::is_login`], the rule every Ferret cache
+//!   is public ([`Provenance::is_login`](ferret_core::Provenance::is_login), the rule every Ferret cache
 //!   applies), and a request carrying credentials is never looked up nor
 //!   kept. The HTTP step sends no cookies and no login state; a browser
 //!   reading (which may carry the user's session) never reaches the cache.
