@@ -69,9 +69,9 @@ pub(crate) struct Stats {
     pub good: f32,
     /// Junk characters (weighted) in the subtree.
     pub junk: f32,
-    /// The part of `junk` outside boilerplate and teaser lists: what a
-    /// render of the subtree would show besides its prose.
-    pub shown_junk: f32,
+    /// The part of `junk` inside boilerplate and teaser lists, which a
+    /// render of the subtree leaves out (see [`Stats::shown_junk`]).
+    pub hidden_junk: f32,
 }
 
 impl Stats {
@@ -91,6 +91,11 @@ impl Stats {
         } else {
             self.own_link as f32 / self.own_len as f32
         }
+    }
+
+    /// Junk a render of the subtree would show besides its prose.
+    pub(crate) fn shown_junk(&self) -> f32 {
+        self.junk - self.hidden_junk
     }
 
     /// The block's own text reads like prose.
@@ -271,13 +276,12 @@ impl Analysis {
         if own_prose < 0.5 * inner.good {
             return ix;
         }
+        let section = self.section.filter(|&s| dom.holds(s, ix));
         let mut best = ix;
         let mut a = ix;
         for _ in 0..WIDEN_MAX_CLIMB {
             let p = dom.node(a).parent;
-            let leaves_section = self
-                .section
-                .is_some_and(|s| dom.holds(s, ix) && !dom.holds(s, p));
+            let leaves_section = section.is_some_and(|s| !dom.holds(s, p));
             if p == a
                 || leaves_section
                 || self.boiler[p as usize]
@@ -287,7 +291,7 @@ impl Analysis {
             }
             let outer = self.stats[p as usize];
             let gained = outer.good - inner.good;
-            if outer.shown_junk - inner.shown_junk > WIDEN_MAX_JUNK_SHARE * gained {
+            if outer.shown_junk() - inner.shown_junk() > WIDEN_MAX_JUNK_SHARE * gained {
                 break;
             }
             if outer.good >= WIDEN_MIN_GROWTH * inner.good {
@@ -617,24 +621,22 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
             let non_link = s.own_len.saturating_sub(s.own_link) as f32;
             if boiler[i] || in_teaser[i] {
                 s.junk += s.own_len as f32;
+                s.hidden_junk += s.own_len as f32;
             } else if matches!(node.tag, Tag::Heading(_)) {
                 // Headings are neither evidence for nor against.
             } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
                 s.good += non_link;
                 s.junk += s.own_link as f32 * 0.5;
-                s.shown_junk += s.own_link as f32 * 0.5;
             } else {
-                let junk = s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
-                s.junk += junk;
-                s.shown_junk += junk;
+                s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
             }
         }
         let p = node.parent as usize;
         if p != i {
-            let (good, junk, shown) = (stats[i].good, stats[i].junk, stats[i].shown_junk);
+            let (good, junk, hidden) = (stats[i].good, stats[i].junk, stats[i].hidden_junk);
             stats[p].good += good;
             stats[p].junk += junk;
-            stats[p].shown_junk += shown;
+            stats[p].hidden_junk += hidden;
         }
     }
 }
