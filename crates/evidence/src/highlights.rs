@@ -411,7 +411,7 @@ pub struct Focus {
     pub matched: bool,
 }
 
-/// ego-search's `--focus`: the paragraphs that contain `keyword`
+/// The `--focus` view of a page: the paragraphs that contain `keyword`
 /// (case-insensitive; for CJK a plain substring test). When none match, or
 /// the matches total under [`FOCUS_MIN_CHARS`] characters, the first
 /// [`FOCUS_FALLBACK_CHARS`] characters of the text instead.

@@ -3,7 +3,8 @@
 //! hidden markup is read when it is the only content, a page without prose
 //! falls back to its own content landmark, navigation rails never turn the
 //! page wrapper into a teaser list, a slideshow's caption is its text, and
-//! valid UTF-8 beats a wrong legacy declaration. Pages are written here; no site names or classes of one site.
+//! valid UTF-8 beats a wrong legacy declaration. Pages are written here; no
+//! site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
 use url::Url;

@@ -20,10 +20,11 @@
 //!   for again with `If-None-Match` / `If-Modified-Since`; a `304` refreshes
 //!   the entry and serves the kept body ([`CacheStatus::Revalidated`]).
 //! - **Public partition only**: an entry is refused unless its provenance
-//!   is public ([`Provenance::is_login`](ferret_core::Provenance::is_login), the rule every Ferret cache
-//!   applies), and a request carrying credentials is never looked up nor
-//!   kept. The HTTP step sends no cookies and no login state; a browser
-//!   reading (which may carry the user's session) never reaches the cache.
+//!   is public ([`Provenance::is_login`](ferret_core::Provenance::is_login),
+//!   the rule every Ferret cache applies), and a request carrying
+//!   credentials is never looked up nor kept. The HTTP step sends no
+//!   cookies and no login state; a browser reading (which may carry the
+//!   user's session) never reaches the cache.
 //! - **Bounded**: bodies over [`PageCacheOptions::max_entry_bytes`] are not
 //!   kept; past [`PageCacheOptions::max_total_bytes`] the oldest entries
 //!   are evicted until 80 % of it is left (SQLite; Redis keeps a page
