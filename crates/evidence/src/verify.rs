@@ -39,7 +39,11 @@
 //! 5. a challenge marker and text < 1000 → `challenge`;
 //! 6. an empty JavaScript shell that no browser rendered, and not
 //!    `strong_ok` by score → `browser_required`;
-//! 7. score ≥ 50 → `strong_ok`; ≥ 20 → `weak_ok`; otherwise `blocked`.
+//! 7. degenerate text (none at all, one token repeated, replacement
+//!    characters, binary bytes read as text) → `thin`;
+//! 8. score ≥ 50 → `strong_ok`; ≥ 20 → `weak_ok`; below 20, `blocked` when
+//!    a marker's penalty pulled the score down, otherwise `thin` (the page
+//!    answered but says too little; the reason gives its length).
 //!
 //! `error` is for fetches that failed outright (transport, timeout,
 //! redirect loops). `too_complex` is for a page whose reading ran past its
@@ -189,7 +193,8 @@ pub enum Verdict {
     StrongOk,
     /// Readable but thin or weakly scored (score ≥ 20): corroborate.
     WeakOk,
-    /// Nothing usable: access refused, empty or too short.
+    /// Access refused: an HTTP 403/429 or other error status, a refused
+    /// URL, or a page whose wall markers pull its score below the bar.
     Blocked,
     /// A login wall.
     AuthRequired,
@@ -555,8 +560,12 @@ fn verdict_of(
         (Verdict::StrongOk, format!("score≥{STRONG_OK_MIN_SCORE}"))
     } else if score.total >= WEAK_OK_MIN_SCORE {
         (Verdict::WeakOk, format!("score≥{WEAK_OK_MIN_SCORE}"))
-    } else {
+    } else if score.marker_penalty > 0 {
         (Verdict::Blocked, format!("score<{WEAK_OK_MIN_SCORE}"))
+    } else {
+        // Nothing refused the page: it simply says too little.
+        let why = format!("score<{WEAK_OK_MIN_SCORE} ({text_chars} characters of text)");
+        (Verdict::Thin, format!("thin: {why}"))
     }
 }
 

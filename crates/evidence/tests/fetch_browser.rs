@@ -438,7 +438,7 @@ async fn a_worse_browser_reading_loses_to_the_http_one() {
     assert_eq!(page.attempts[1].source, Source::Browser);
     assert_eq!(page.attempts[1].outcome, AttemptOutcome::NotOk);
     assert_eq!(page.attempts[1].verdict, Some(Verdict::Challenge));
-    assert_eq!(page.verdict, Verdict::Blocked);
+    assert_eq!(page.verdict, Verdict::Thin);
 }
 
 #[tokio::test]

@@ -135,6 +135,15 @@ async fn start() -> std::net::SocketAddr {
                         .to_vec(),
                 )
             }),
+        )
+        .route(
+            "/tiny",
+            get(|| async {
+                typed(
+                    "text/html; charset=utf-8",
+                    b"<html><body><p>Short reply.</p></body></html>".to_vec(),
+                )
+            }),
         );
     serve_router(router).await
 }
@@ -258,6 +267,8 @@ async fn binary_and_degenerate_pages_are_never_ok() {
         ("/random", Verdict::Unsupported),
         ("/repeated", Verdict::Thin),
         ("/fffd", Verdict::Thin),
+        // A page that answered but says almost nothing is thin, not blocked.
+        ("/tiny", Verdict::Thin),
     ] {
         let page = match fetcher
             .fetch(&url(addr, path), &FetchOptions::default())

@@ -138,7 +138,7 @@ fn fifty_is_strong_and_forty_nine_weak() {
 }
 
 #[test]
-fn twenty_is_weak_and_nineteen_blocked() {
+fn twenty_is_weak_and_nineteen_thin() {
     // 40 chars of 50 raw → density 0.8 → 16; + reader 4 = 20.
     let text = text_of(40, "");
     let mut input = plain(&text);
@@ -150,8 +150,22 @@ fn twenty_is_weak_and_nineteen_blocked() {
     input.raw_chars = Some(53);
     let b = assess(&input);
     assert_eq!(b.score.total, WEAK_OK_MIN_SCORE - 1);
-    assert_eq!(b.verdict, Verdict::Blocked);
+    assert_eq!(b.verdict, Verdict::Thin);
+    assert!(b.reason.contains("40 characters"), "{}", b.reason);
     assert!(!b.ok);
+}
+
+#[test]
+fn a_low_score_pulled_down_by_wall_markers_is_blocked_not_thin() {
+    // Long enough to pass the challenge rule's length limit, but the
+    // marker's penalty leaves the score under the bar.
+    let text = text_of(1200, "Checking your browser before accessing. ");
+    let mut input = plain(&text);
+    input.raw_chars = Some(120_000);
+    let a = assess(&input);
+    assert!(a.score.marker_penalty > 0);
+    assert!(a.score.total < WEAK_OK_MIN_SCORE, "{:?}", a.score);
+    assert_eq!(a.verdict, Verdict::Blocked);
 }
 
 #[test]
