@@ -62,6 +62,7 @@ pub mod extract;
 pub mod fetch;
 pub mod gaps;
 pub mod highlights;
+mod html_lex;
 pub mod ledger;
 pub(crate) mod nesting;
 pub mod option_error;

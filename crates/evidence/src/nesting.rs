@@ -22,6 +22,7 @@
 use std::borrow::Cow;
 
 use crate::budget::PageBudget;
+use crate::html_lex::{comment_end, find_close_tag, tag_end, tag_name};
 
 /// Deepest element nesting kept.
 pub(crate) const MAX_NESTING: usize = 512;
@@ -248,8 +249,7 @@ impl Scan<'_> {
         let bytes = self.html.as_bytes();
         let rest = &bytes[lt + 1..];
         if rest.starts_with(b"!--") {
-            let end = find(bytes, lt + 4, b"-->").map_or(bytes.len(), |e| e + 3);
-            return self.node(lt, end);
+            return self.node(lt, comment_end(bytes, lt + 4));
         }
         if rest.first().is_some_and(|b| *b == b'!' || *b == b'?') {
             let end = memchr::memchr(b'>', &bytes[lt..]).map_or(bytes.len(), |e| lt + e + 1);
@@ -257,14 +257,18 @@ impl Scan<'_> {
         }
         let closing = rest.first() == Some(&b'/');
         let name_start = lt + 1 + usize::from(closing);
-        let name_len = bytes[name_start..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
-            .count();
+        let name_len = tag_name(&bytes[name_start..]).len();
         if name_len == 0 || !bytes[name_start].is_ascii_alphabetic() {
             return lt + 1;
         }
-        let name = self.html[name_start..name_start + name_len].to_ascii_lowercase();
+        // Tag names are ASCII; most pages write them in lower case, and
+        // those are borrowed.
+        let raw_name = &self.html[name_start..name_start + name_len];
+        let name: Cow<'_, str> = if raw_name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(raw_name.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(raw_name)
+        };
         let end = tag_end(bytes, name_start + name_len);
         if closing {
             self.end_tag(lt, end, &name)
@@ -300,8 +304,7 @@ impl Scan<'_> {
         let kind = kind(name);
         // Raw text runs to its end tag, whose own end is where we go on.
         let after = if kind == Kind::RawText {
-            let close = format!("</{name}");
-            find_ignore_case(bytes, end, close.as_bytes()).unwrap_or(bytes.len())
+            find_close_tag(bytes, end, name.as_bytes())
         } else {
             end
         };
@@ -316,7 +319,9 @@ impl Scan<'_> {
         }
         // A self-closing start tag opens an element anyway in HTML; only
         // SVG and MathML elements are closed by the slash.
-        self.foreign &= !BREAKS_FOREIGN.contains(&name);
+        if self.foreign {
+            self.foreign = !BREAKS_FOREIGN.contains(&name);
+        }
         let slash = end >= 2 && bytes[end - 2] == b'/';
         let self_closing = slash && (self.foreign || FOREIGN.contains(&name));
         if kind == Kind::Nesting && !self_closing {
@@ -359,38 +364,6 @@ fn kind(name: &str) -> Kind {
     } else {
         Kind::Nesting
     }
-}
-
-/// Index one past the `>` that ends a tag whose name ends at `from`
-/// (quoted attribute values may hold `>`).
-fn tag_end(bytes: &[u8], from: usize) -> usize {
-    let mut quote: Option<u8> = None;
-    for (k, &b) in bytes[from..].iter().enumerate() {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if b == b'"' || b == b'\'' => quote = Some(b),
-            None if b == b'>' => return from + k + 1,
-            None => {}
-        }
-    }
-    bytes.len()
-}
-
-fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
-}
-
-fn find_ignore_case(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
-        .map(|p| from + p)
 }
 
 #[cfg(test)]

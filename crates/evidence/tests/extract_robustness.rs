@@ -210,3 +210,22 @@ fn huge_flat_documents_are_handled() {
     check(&out);
     assert_eq!(out.blocks.len(), 20_000);
 }
+
+#[test]
+fn the_text_cap_counts_list_markers() {
+    let items: String = (1..=40)
+        .map(|n| format!("<li>Item number {n} of the list, with a few words.</li>"))
+        .collect();
+    let html = format!("<html><body><article><ol>{items}</ol></article></body></html>");
+    for max in [5, 60, 200, 700] {
+        let options = ExtractOptions {
+            max_text_chars: Some(max),
+            ..ExtractOptions::default()
+        };
+        let out = extract(&html, None, &options);
+        check(&out);
+        assert!(out.truncated, "{max}");
+        assert!(out.text_chars <= max + 2, "{max}: {} chars", out.text_chars);
+        assert!(out.text.starts_with("1. It"), "{:?}", out.text);
+    }
+}

@@ -659,11 +659,14 @@ fn cap_blocks(mut blocks: Vec<Block>, max: Option<usize>) -> (Vec<Block>, bool) 
     };
     let mut total = 0usize;
     for (k, b) in blocks.iter().enumerate() {
-        total += b.text.chars().count() + 2;
+        // The joined text also carries list markers and separators.
+        let marker = list_marker_chars(b.kind);
+        total += marker + b.text.chars().count() + 2;
         if total > max {
             blocks.truncate(k.max(1).min(blocks.len()));
             if k == 0 {
-                let cut: String = blocks[0].text.chars().take(max).collect();
+                let room = max.saturating_sub(marker);
+                let cut: String = blocks[0].text.chars().take(room).collect();
                 blocks[0].markdown = cut.clone();
                 blocks[0].text = cut;
             }
@@ -699,6 +702,17 @@ fn join_text(blocks: &[Block]) -> String {
         out.push_str(&b.text);
     }
     out
+}
+
+/// How many characters [`push_list_marker`] writes before a block's text.
+fn list_marker_chars(kind: BlockKind) -> usize {
+    match kind {
+        BlockKind::ListItem { depth, number } => {
+            let indent = 2 * usize::from(depth.min(8).saturating_sub(1));
+            indent + number.map_or(2, |n| n.to_string().len() + 2)
+        }
+        _ => 0,
+    }
 }
 
 fn push_list_marker(out: &mut String, depth: u8, number: Option<u32>) {

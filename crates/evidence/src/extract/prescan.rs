@@ -15,6 +15,8 @@
 
 use memchr::memchr;
 
+use crate::html_lex::{comment_end, find_close_tag, tag_end, tag_name};
+
 /// What the pre-scan learned while copying the page.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Prescan {
@@ -79,15 +81,6 @@ const NO_DEPTH: &[&str] = &[
 
 /// How far down the open elements an end tag looks for its start tag.
 const END_TAG_REACH: usize = 32;
-
-/// The tag name at the start of `rest`.
-fn tag_name(rest: &[u8]) -> &[u8] {
-    let len = rest
-        .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b':'))
-        .unwrap_or(rest.len());
-    &rest[..len]
-}
 
 /// The element needs an end tag and counts towards the nesting depth.
 fn counts_for_depth(name: &[u8]) -> bool {
@@ -348,79 +341,6 @@ fn attr_value<'t>(open_tag: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
         });
     }
     None
-}
-
-/// Index just past the end of a comment whose body starts at `body`.
-fn comment_end(bytes: &[u8], body: usize) -> usize {
-    let tail = &bytes[body.min(bytes.len())..];
-    // `<!-->` and `<!--->` are complete (empty) comments.
-    if tail.starts_with(b">") {
-        return body + 1;
-    }
-    if tail.starts_with(b"->") {
-        return body + 2;
-    }
-    let mut from = body;
-    while let Some(off) = memchr(b'>', &bytes[from.min(bytes.len())..]) {
-        let gt = from + off;
-        let before = &bytes[body..gt];
-        if before.ends_with(b"--") || before.ends_with(b"--!") {
-            return gt + 1;
-        }
-        from = gt + 1;
-    }
-    bytes.len()
-}
-
-/// Index just past the `>` that ends a start tag whose attributes begin at
-/// `from`, skipping quoted attribute values.
-fn tag_end(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'>' => return i + 1,
-            b'=' => {
-                i += 1;
-                while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-                if let Some(&q) = bytes.get(i)
-                    && (q == b'"' || q == b'\'')
-                {
-                    match memchr(q, &bytes[i + 1..]) {
-                        Some(off) => i += off + 2,
-                        None => return bytes.len(),
-                    }
-                    continue;
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// Start of the `</name` that closes a raw-text element (or the end of input).
-fn find_close_tag(bytes: &[u8], from: usize, name: &[u8]) -> usize {
-    let mut pos = from;
-    while let Some(off) = memchr(b'<', &bytes[pos..]) {
-        let lt = pos + off;
-        let rest = &bytes[lt + 1..];
-        if rest.first() == Some(&b'/')
-            && rest.len() > name.len()
-            && rest[1..=name.len()].eq_ignore_ascii_case(name)
-        {
-            let after = rest.get(name.len() + 1).copied();
-            if matches!(
-                after,
-                None | Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
-            ) {
-                return lt;
-            }
-        }
-        pos = lt + 1;
-    }
-    bytes.len()
 }
 
 /// `needle` (ASCII) occurs in `hay`, ignoring ASCII case.
