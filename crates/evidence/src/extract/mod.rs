@@ -704,12 +704,14 @@ fn join_text(blocks: &[Block]) -> String {
     out
 }
 
-/// How many characters [`push_list_marker`] writes before a block's text.
+/// How many characters [`push_list_marker`] writes before a block's text
+/// (ASCII, so bytes are characters).
 fn list_marker_chars(kind: BlockKind) -> usize {
     match kind {
         BlockKind::ListItem { depth, number } => {
-            let indent = 2 * usize::from(depth.min(8).saturating_sub(1));
-            indent + number.map_or(2, |n| n.to_string().len() + 2)
+            let mut marker = String::new();
+            push_list_marker(&mut marker, depth, number);
+            marker.len()
         }
         _ => 0,
     }
