@@ -8,7 +8,10 @@
 //! One linear pass over the tags bounds all three:
 //!
 //! - **depth**: start tags nested past [`MAX_NESTING`] are dropped (their
-//!   text stays);
+//!   text stays), and so are the start tags of elements whose end is
+//!   implied (`<li>`, `<p>`, `<td>`, …) while the bound is reached (each
+//!   would cost the parser a walk of the whole open-element stack) and
+//!   the end tags of every dropped start tag;
 //! - **elements**: past [`MarkupBounds::max_elements`] elements and
 //!   comments, every later tag and comment is replaced by a space (raw-text
 //!   elements such as scripts go whole), so the rest of the page is
@@ -20,25 +23,13 @@
 //! untouched, without copying.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::budget::PageBudget;
 use crate::html_lex::{comment_end, find_close_tag, tag_end, tag_name};
 
 /// Deepest element nesting kept.
 pub(crate) const MAX_NESTING: usize = 512;
-
-/// Elements that never have content.
-const VOID: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-    "wbr", "param", "keygen", "frame", "basefont", "bgsound",
-];
-
-/// Elements whose end tag is usually implied by the next sibling, so a run
-/// of them does not nest (`<li>a<li>b`); they do not count towards depth.
-const IMPLIED_END: &[&str] = &[
-    "p", "li", "dt", "dd", "td", "th", "tr", "option", "optgroup", "tbody", "thead", "tfoot",
-    "colgroup", "caption", "rb", "rt", "rp", "rtc",
-];
 
 /// Elements whose content is foreign (self-closing tags close there).
 const FOREIGN: &[&str] = &["svg", "math"];
@@ -91,19 +82,6 @@ const BREAKS_FOREIGN: &[&str] = &[
     "ul",
     "var",
     "font",
-];
-
-/// Elements whose content is raw text: no tags inside until their end tag.
-const RAW_TEXT: &[&str] = &[
-    "script",
-    "style",
-    "textarea",
-    "title",
-    "xmp",
-    "iframe",
-    "noembed",
-    "noframes",
-    "plaintext",
 ];
 
 /// The bounds one pass enforces (see [`crate::budget`]).
@@ -173,6 +151,7 @@ pub(crate) fn bound_markup<'a>(html: &'a str, bounds: &MarkupBounds) -> Bounded<
         copied: 0,
         cuts: Cuts::default(),
         foreign: false,
+        dropped: HashMap::new(),
     };
     scan.run();
     let html = match scan.out {
@@ -202,6 +181,8 @@ struct Scan<'a> {
     cuts: Cuts,
     /// Inside SVG or MathML, where `/>` closes an element.
     foreign: bool,
+    /// Start tags dropped past the depth bound and not yet closed, by name.
+    dropped: HashMap<String, usize>,
 }
 
 /// What a tag is, by name.
@@ -209,8 +190,10 @@ struct Scan<'a> {
 enum Kind {
     /// Raw text follows until its end tag.
     RawText,
-    /// No content, or an end usually implied: does not nest.
-    Flat,
+    /// No content: never open.
+    Void,
+    /// An end usually implied by the next sibling: does not nest.
+    ImpliedEnd,
     /// Nests.
     Nesting,
 }
@@ -292,6 +275,10 @@ impl Scan<'_> {
         if self.full() {
             // A stray end tag would make the parser create an element.
             self.drop_span(lt, end, " ");
+        } else if self.closes_dropped(name) {
+            // The end of a dropped start tag goes too: a stray end tag
+            // costs the parser a scope walk and an error of its own.
+            self.drop_span(lt, end, "");
         } else if kind(name) == Kind::Nesting {
             self.depth = self.depth.saturating_sub(1);
             self.foreign &= !FOREIGN.contains(&name);
@@ -324,17 +311,43 @@ impl Scan<'_> {
         }
         let slash = end >= 2 && bytes[end - 2] == b'/';
         let self_closing = slash && (self.foreign || FOREIGN.contains(&name));
+        let opens = match kind {
+            Kind::Nesting => !self_closing,
+            Kind::ImpliedEnd => true,
+            Kind::RawText | Kind::Void => false,
+        };
+        if opens && self.depth >= self.bounds.max_depth {
+            self.cuts.deep = true;
+            if let Some(open) = self.dropped.get_mut(name) {
+                *open += 1;
+            } else {
+                self.dropped.insert(name.to_owned(), 1);
+            }
+            self.drop_span(lt, end, "");
+            return end;
+        }
         if kind == Kind::Nesting && !self_closing {
             self.foreign |= FOREIGN.contains(&name);
-            if self.depth >= self.bounds.max_depth {
-                self.cuts.deep = true;
-                self.drop_span(lt, end, "");
-                return end;
-            }
             self.depth += 1;
         }
         self.nodes += 1;
         after
+    }
+
+    /// Whether the end tag `name` belongs to a start tag dropped past the
+    /// depth bound (the innermost ones, so the first ends to come): counts
+    /// it off if so.
+    fn closes_dropped(&mut self, name: &str) -> bool {
+        if self.dropped.is_empty() {
+            return false;
+        }
+        match self.dropped.get_mut(name) {
+            Some(open) if *open > 0 => {
+                *open -= 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Whether the element bound is reached: what follows is flattened.
@@ -357,12 +370,22 @@ impl Scan<'_> {
 
 /// What the tag `name` (lowercase) is.
 fn kind(name: &str) -> Kind {
-    if RAW_TEXT.contains(&name) {
-        Kind::RawText
-    } else if VOID.contains(&name) || IMPLIED_END.contains(&name) {
-        Kind::Flat
-    } else {
-        Kind::Nesting
+    match name {
+        // Content is raw text: no tags inside until the end tag.
+        "script" | "style" | "textarea" | "title" | "xmp" | "iframe" | "noembed" | "noframes"
+        | "plaintext" => Kind::RawText,
+        // Never have content.
+        "area" | "base" | "br" | "col" | "embed" | "hr" | "img" | "input" | "link" | "meta"
+        | "source" | "track" | "wbr" | "param" | "keygen" | "frame" | "basefont" | "bgsound" => {
+            Kind::Void
+        }
+        // The end is usually implied by the next sibling, so a run does not
+        // nest (`<li>a<li>b`); the document's own html, head and body never
+        // nest.
+        "html" | "head" | "body" | "p" | "li" | "dt" | "dd" | "td" | "th" | "tr" | "option"
+        | "optgroup" | "tbody" | "thead" | "tfoot" | "colgroup" | "caption" | "rb" | "rt"
+        | "rp" | "rtc" => Kind::ImpliedEnd,
+        _ => Kind::Nesting,
     }
 }
 
@@ -382,6 +405,27 @@ mod tests {
         let capped = cap_nesting(&html);
         assert_eq!(capped.matches("<div>").count(), MAX_NESTING);
         assert!(capped.ends_with("deep text"));
+    }
+
+    #[test]
+    fn at_the_depth_bound_list_items_and_paragraphs_are_dropped_too() {
+        let depth = MAX_NESTING * 3;
+        let closed = format!("{}deep{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let capped = cap_nesting(&closed);
+        assert_eq!(capped.matches("<div>").count(), MAX_NESTING);
+        assert_eq!(capped.matches("</div>").count(), MAX_NESTING);
+        assert!(capped.contains("deep"));
+        // Each `<ul>` holds an open `<li>`: past the bound neither is kept,
+        // so the parser never sees a run of items under a deep stack.
+        let lists = "<ul><li>".repeat(depth) + "<p>item";
+        let capped = cap_nesting(&lists);
+        assert_eq!(capped.matches("<ul>").count(), MAX_NESTING);
+        assert_eq!(capped.matches("<li>").count(), MAX_NESTING - 1);
+        assert!(!capped.contains("<p>") && capped.ends_with("item"));
+        let siblings = format!("<ul>{}</ul>", "<li>item".repeat(depth));
+        assert!(matches!(cap_nesting(&siblings), Cow::Borrowed(_)));
+        let body = "<body><p>a".repeat(depth);
+        assert!(matches!(cap_nesting(&body), Cow::Borrowed(_)));
     }
 
     fn bounds(max_elements: usize, max_text_bytes: usize) -> MarkupBounds {

@@ -12,10 +12,11 @@
 //! a pool of threads.
 //!
 //! How it works, in order:
-//! 1. `prescan`: a byte-level pass drops the contents of scripts, styles,
-//!    SVG, noscript blocks and comments (keeping JSON-LD), so the HTML5
-//!    parser has half the bytes to read; it also caps element nesting at
-//!    1024 levels so pathological markup parses in linear time.
+//! 1. The markup is bounded (`crate::nesting`: depth, elements, text) so
+//!    pathological markup parses in linear time; then `prescan`, a
+//!    byte-level pass, drops the contents of scripts, styles, SVG, noscript
+//!    blocks and comments (keeping JSON-LD), so the HTML5 parser has half
+//!    the bytes to read.
 //! 2. The page is parsed with `scraper` (html5ever) and flattened into a
 //!    pre-order vector (`dom`); hidden elements, form controls and embeds are
 //!    left out. Every later walk is iterative: nesting depth cannot overflow
@@ -292,12 +293,13 @@ fn extract_pass(
     options: &ExtractOptions,
     hidden: Hidden,
 ) -> (Extracted, prescan::Prescan) {
-    let (stripped, pre) = prescan::strip_inert(html, hidden);
-    // A bound on the parser's work: elements nested past the cap are
-    // flattened into their ancestor's text.
-    let capped = crate::nesting::cap_nesting(&stripped);
+    // A bound on the parser's work, first, so that every later pass is
+    // linear too: elements nested past the cap are flattened into their
+    // ancestor's text.
+    let capped = crate::nesting::cap_nesting(html);
     let flattened = matches!(capped, std::borrow::Cow::Owned(_));
-    let parsed = Html::parse_document(&capped);
+    let (stripped, pre) = prescan::strip_inert(&capped, hidden);
+    let parsed = Html::parse_document(&stripped);
     let dom = Dom::build(&parsed);
     let meta = PageMeta::collect(&dom);
     let (json_ld, json_ld_errors) = json_ld::parse_blocks(&dom.json_ld);

@@ -24,8 +24,6 @@ pub(crate) struct Prescan {
     pub script_count: usize,
     /// Bytes of script content removed (inline JavaScript).
     pub script_bytes: usize,
-    /// Nesting went beyond [`MAX_DEPTH`] and deeper start tags were dropped.
-    pub depth_capped: bool,
     /// A `<noscript>` block mentioned JavaScript ("please enable JavaScript").
     pub noscript_mentions_javascript: bool,
     /// The page keeps markup out of sight: `<noscript>` content, a
@@ -65,86 +63,6 @@ const RAW_ELEMENTS: &[(&str, Content)] = &[
     ("xmp", Content::KeepOpaque),
 ];
 
-/// Deepest element nesting kept. Real pages stay far below it; beyond it the
-/// HTML5 parser's scope checks make parsing quadratic, so deeper start tags
-/// are dropped (their text is kept).
-pub(crate) const MAX_DEPTH: usize = 1024;
-
-/// Elements that never have content or whose end tag is usually implied
-/// (and that cannot nest inside themselves): they do not count towards the
-/// nesting depth.
-const NO_DEPTH: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-    "wbr", "param", "keygen", "p", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead",
-    "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp", "html", "head", "body",
-];
-
-/// How far down the open elements an end tag looks for its start tag.
-const END_TAG_REACH: usize = 32;
-
-/// The element needs an end tag and counts towards the nesting depth.
-fn counts_for_depth(name: &[u8]) -> bool {
-    !NO_DEPTH
-        .iter()
-        .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
-}
-
-/// A lower-cased tag name, truncated to 16 bytes (only used to pair start
-/// and end tags).
-type ShortName = [u8; 16];
-
-fn short_name(name: &[u8]) -> ShortName {
-    let mut out = [0u8; 16];
-    for (o, b) in out.iter_mut().zip(name) {
-        *o = b.to_ascii_lowercase();
-    }
-    out
-}
-
-/// A rough model of the open elements, enough to keep the nesting depth the
-/// parser sees below [`MAX_DEPTH`]: start tags beyond it are dropped, and so
-/// are their end tags.
-#[derive(Default)]
-struct DepthGuard {
-    open: Vec<ShortName>,
-    dropped: Vec<(ShortName, usize)>,
-}
-
-impl DepthGuard {
-    /// Records a start tag; `true` when it must be dropped.
-    fn start(&mut self, name: &[u8]) -> bool {
-        let name = short_name(name);
-        if self.open.len() >= MAX_DEPTH {
-            match self.dropped.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, count)) => *count += 1,
-                None => self.dropped.push((name, 1)),
-            }
-            return true;
-        }
-        // `<li>` closes an open `<li>` sibling.
-        if name[..3] == *b"li\0" && self.open.last() == Some(&name) {
-            self.open.pop();
-        }
-        self.open.push(name);
-        false
-    }
-
-    /// Records an end tag; `true` when it closes a dropped start tag.
-    fn end(&mut self, name: &[u8]) -> bool {
-        let name = short_name(name);
-        if let Some((_, count)) = self.dropped.iter_mut().find(|(n, c)| *n == name && *c > 0) {
-            *count -= 1;
-            return true;
-        }
-        let reach = self.open.len().min(END_TAG_REACH);
-        if let Some(k) = self.open.iter().rev().take(reach).position(|n| *n == name) {
-            let len = self.open.len() - k - 1;
-            self.open.truncate(len);
-        }
-        false
-    }
-}
-
 /// Copies `html` without the contents of scripts, styles, SVG, noscript blocks
 /// and comments. JSON-LD script bodies are kept.
 /// With [`Hidden::Unwrap`], noscript, template and template-script markup
@@ -157,7 +75,6 @@ pub(crate) fn strip_inert(html: &str, hidden: Hidden) -> (String, Prescan) {
         out: String::with_capacity(html.len() / 2 + 64),
         info: Prescan::default(),
         copied: 0,
-        guard: DepthGuard::default(),
     };
     let mut pos = 0usize;
     while let Some(off) = memchr(b'<', &bytes[pos..]) {
@@ -189,7 +106,6 @@ struct Stripper<'h> {
     info: Prescan,
     /// The start of the not-yet-copied input.
     copied: usize,
-    guard: DepthGuard,
     hidden: Hidden,
 }
 
@@ -200,20 +116,16 @@ impl Stripper<'_> {
         self.copied = to;
     }
 
-    /// The end tag at `lt`: balances the depth count, dropping the end tags
-    /// of start tags that were dropped. Returns where scanning goes on.
-    fn end_tag(&mut self, lt: usize) -> usize {
+    /// The end tag at `lt`, copied as it is. Returns where scanning goes on
+    /// (past its attributes, which may quote a `<`).
+    fn end_tag(&self, lt: usize) -> usize {
         let bytes = self.html.as_bytes();
         let name = tag_name(&bytes[lt + 2..]);
-        let end = tag_end(bytes, lt + 2 + name.len());
-        if counts_for_depth(name) && self.guard.end(name) {
-            self.cut(lt, end);
-        }
-        end
+        tag_end(bytes, lt + 2 + name.len())
     }
 
     /// The start tag at `lt`: a raw element has its content handled, any
-    /// other tag counts towards the depth. Returns where scanning goes on.
+    /// other tag is copied as it is. Returns where scanning goes on.
     fn start_tag(&mut self, lt: usize) -> usize {
         let bytes = self.html.as_bytes();
         let name = tag_name(&bytes[lt + 1..]);
@@ -225,13 +137,6 @@ impl Stripper<'_> {
             .iter()
             .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name));
         let Some(&(raw_name, handling)) = raw else {
-            let self_closing = bytes.get(tag_end.wrapping_sub(2)) == Some(&b'/');
-            if counts_for_depth(name) && !self_closing && self.guard.start(name) {
-                // Too deep to be a real page: drop the start tag (its text
-                // stays) so the parser's work stays linear.
-                self.info.depth_capped = true;
-                self.cut(lt, tag_end);
-            }
             return tag_end;
         };
         let self_closing = tag_end >= 2 && bytes[tag_end - 2] == b'/' && raw_name == "svg";
@@ -343,13 +248,18 @@ fn attr_value<'t>(open_tag: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
     None
 }
 
-/// `needle` (ASCII) occurs in `hay`, ignoring ASCII case.
-pub(crate) fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    if needle.is_empty() {
+/// `needle` (ASCII) occurs in `hay`, ignoring ASCII case: memchr finds
+/// each place its first byte occurs, in either case.
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
         return true;
-    }
-    hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    memchr::memchr2_iter(lower, upper, hay).any(|at| {
+        hay[at + 1..]
+            .get(..rest.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(rest))
+    })
 }
 
 #[cfg(test)]
@@ -401,29 +311,15 @@ mod tests {
     }
 
     #[test]
-    fn nesting_beyond_the_cap_is_flattened_but_text_is_kept() {
-        let depth = MAX_DEPTH * 3;
-        let html = format!(
-            "{}deep text{}",
-            "<div>".repeat(depth),
-            "</div>".repeat(depth)
-        );
-        let (out, info) = strip_inert_drop(&html);
-        assert!(info.depth_capped);
-        assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
-        assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
-        assert!(out.contains("deep text"));
-        let lists = "<ul><li>".repeat(depth);
-        let (out, _) = strip_inert_drop(&lists);
-        assert_eq!(
-            out.matches("<ul>").count() + out.matches("<li>").count(),
-            MAX_DEPTH
-        );
-        let siblings = format!("<ul>{}</ul>", "<li>item".repeat(depth));
-        assert_eq!(strip_inert_drop(&siblings).0, siblings);
-        let (shallow, info) = strip_inert_drop("<div><p>a<p>b</div><br><img src=x>");
-        assert!(!info.depth_capped);
-        assert_eq!(shallow, "<div><p>a<p>b</div><br><img src=x>");
+    fn case_is_ignored_when_looking_for_words() {
+        assert!(contains_ignore_ascii_case(
+            b"Please enable JavaScript.",
+            b"javascript"
+        ));
+        assert!(contains_ignore_ascii_case(b"jjavascript", b"javascript"));
+        assert!(!contains_ignore_ascii_case(b"java script", b"javascript"));
+        assert!(!contains_ignore_ascii_case(b"javascrip", b"javascript"));
+        assert!(contains_ignore_ascii_case(b"", b""));
     }
 
     #[test]
