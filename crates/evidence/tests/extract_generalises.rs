@@ -1,7 +1,8 @@
 //! Extraction rules that must hold on any site: short articles are kept,
 //! anchors without `href` are text, invisible characters leave the text,
 //! hidden markup is read when it is the only content, a page without prose
-//! falls back to its own content landmark, navigation rails never turn the
+//! falls back to its own content landmark, the headline is never a blog's
+//! name in its sidebar, navigation rails never turn the
 //! page wrapper into a teaser list, a slideshow's caption is its text, and
 //! valid UTF-8 beats a wrong legacy declaration. Pages are written here; no
 //! site names or classes of one site.
@@ -215,6 +216,20 @@ fn the_article_under_the_headline_beats_a_longer_author_bio_elsewhere() {
     let out = run(&html);
     assert!(out.text.contains("eighteen hours"), "{}", out.text);
     assert!(!out.text.contains("bluegrass"), "{}", out.text);
+}
+
+#[test]
+fn a_blog_name_heading_in_the_sidebar_is_not_the_headline() {
+    // The title is "Blog name: post title"; the sidebar comes first in the
+    // source, opens with the blog's name as its `<h1>` and says more than
+    // the short post does.
+    let bio = "I live by the canal with two ferrets and write about them every week. I have kept ferrets for twenty years, I volunteer at a shelter on weekends, and I answer every letter readers send me about their own animals and their habits.";
+    let html = format!(
+        "<html><head><title>Ferret notes: Quick notes for Monday</title></head><body><div id=\"sidebar\"><h1>Ferret notes</h1><p>{bio}</p></div><div id=\"main\"><h2 class=\"date\">Monday</h2><div class=\"post\"><h3>Quick notes for Monday</h3><div><p>{PARA}</p></div></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(!out.text.contains("canal"), "{}", out.text);
 }
 
 #[test]

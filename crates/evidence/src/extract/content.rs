@@ -520,19 +520,41 @@ impl LeadList {
 const HEADLINE_MAX_CHARS: usize = 300;
 
 /// The first `<h1>`–`<h3>` whose text is the page's headline (the same
-/// letters and digits, or one containing the other when both are long).
+/// letters and digits, or one containing the other when both are long),
+/// outside the page's chrome when one is: a blog's name in its sidebar
+/// ("Blog name: the post's own title") is not the post's headline.
 fn title_heading(dom: &Dom<'_>, title: &str) -> Option<NodeIx> {
     let title = squash(title);
     if title.chars().count() < 8 {
         return None;
     }
-    (0..dom.len() as NodeIx).find(|&ix| {
+    let mut matching = (0..dom.len() as NodeIx).filter(|&ix| {
         matches!(dom.node(ix).tag, Tag::Heading(1..=3)) && {
             let heading = squash(&dom.text_of(ix, HEADLINE_MAX_CHARS));
             heading.chars().count() >= 8
                 && (heading == title || heading.contains(&title) || title.contains(&heading))
         }
-    })
+    });
+    let first = matching.next()?;
+    std::iter::once(first)
+        .chain(matching)
+        .find(|&ix| !in_chrome(dom, ix))
+        .or(Some(first))
+}
+
+/// Whether an ancestor of `ix` is named as boilerplate (a sidebar, a
+/// navigation, a comment section, …).
+fn in_chrome(dom: &Dom<'_>, mut ix: NodeIx) -> bool {
+    loop {
+        let node = dom.node(ix);
+        if node.hint.has(Hint::BOILERPLATE) {
+            return true;
+        }
+        if node.parent == ix {
+            return false;
+        }
+        ix = node.parent;
+    }
 }
 
 /// Lower-cased letters and digits only.
