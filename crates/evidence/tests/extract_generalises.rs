@@ -233,6 +233,26 @@ fn a_blog_name_heading_in_the_sidebar_is_not_the_headline() {
 }
 
 #[test]
+fn the_short_lines_after_the_opening_paragraph_are_part_of_the_article() {
+    // A notice: one paragraph of prose, then the list it announces, written
+    // as short lines in sibling blocks rather than as a list element.
+    let lines = |from: usize, to: usize| -> String {
+        (from..to)
+            .map(|k| format!("<div><b>&#8226; Area{k:02} Township Schools</b></div>"))
+            .collect()
+    };
+    let html = format!(
+        "<html><head><title>Schools closed on Thursday</title></head><body><div id=\"nav\"><a href=\"/\">Home</a> <a href=\"/news\">News</a> <a href=\"/sport\">Sport</a></div><div id=\"article\"><h1>Schools closed on Thursday</h1><div class=\"story\"><div>{PARA}</div><div><br></div><div>The following schools will be closed on Thursday:</div>{}<div>These schools open two hours late:</div>{}</div></div></body></html>",
+        lines(0, 14),
+        lines(14, 22)
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(out.text.contains("Area03 Township"), "{}", out.text);
+    assert!(out.text.contains("Area21 Township"), "{}", out.text);
+}
+
+#[test]
 fn the_text_opens_with_the_headline_and_the_lines_between_it_and_the_body() {
     let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
     let html = format!(

@@ -45,10 +45,12 @@ const NAMED_BODY_MAX_LINK_DENSITY: f32 = 0.6;
 const NEAR_HEADLINE_SHARE: f32 = 0.3;
 /// Most levels a chosen block is widened by (see `Analysis::widen`).
 const WIDEN_MAX_CLIMB: usize = 3;
-/// An ancestor must hold at least this many times the block's prose.
+/// An ancestor must hold at least this many times the block's text.
 const WIDEN_MIN_GROWTH: f32 = 2.0;
-/// Most shown junk an ancestor may add per character of prose it adds.
+/// Most shown junk an ancestor may add per character of text it adds.
 const WIDEN_MAX_JUNK_SHARE: f32 = 0.5;
+/// Weight of a short line's characters in the text a widening adds.
+const SHORT_LINE_WEIGHT: f32 = 0.5;
 /// Bonus factor on the good text of an element named as the article body.
 const ARTICLE_BODY_BONUS: f32 = 0.15;
 
@@ -72,6 +74,9 @@ pub(crate) struct Stats {
     /// The part of `junk` inside boilerplate and teaser lists, which a
     /// render of the subtree leaves out (see [`Stats::shown_junk`]).
     pub hidden_junk: f32,
+    /// Non-link characters of short lines (list items, labels, datelines)
+    /// outside boilerplate, in the subtree.
+    pub short: f32,
 }
 
 impl Stats {
@@ -96,6 +101,17 @@ impl Stats {
     /// Junk a render of the subtree would show besides its prose.
     pub(crate) fn shown_junk(&self) -> f32 {
         self.junk - self.hidden_junk
+    }
+
+    /// Text a render would show as the article: prose, and short lines at
+    /// half weight (an article's lists and labels, between its paragraphs).
+    fn text(&self) -> f32 {
+        self.good + SHORT_LINE_WEIGHT * self.short
+    }
+
+    /// Shown junk besides the short lines: links and link-heavy blocks.
+    fn chrome_junk(&self) -> f32 {
+        self.shown_junk() - SHORT_TEXT_JUNK * self.short
     }
 
     /// The block's own text reads like prose.
@@ -265,9 +281,12 @@ impl Analysis {
     /// container that holds the article beside a long comment thread or
     /// sidebar scores below one of its own paragraphs, though a render
     /// would leave that chrome out: an ancestor (a few levels up) that
-    /// holds at least twice the prose, and shows little junk for what it
-    /// adds, is the article; the climb never leaves the headline's section
-    /// (a sidebar of teaser summaries beside the post is prose too).
+    /// holds at least twice the text, and shows little junk for what it
+    /// adds, is the article; the text counts the short lines of the
+    /// article's lists at half weight and they are not junk here (a notice
+    /// is one paragraph and the list it announces). The climb never leaves
+    /// the headline's section (a sidebar of teaser summaries beside the post
+    /// is prose too).
     fn widen(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
         let inner = self.stats[ix as usize];
         // Only a lone paragraph (its own text is most of its prose) is
@@ -290,11 +309,11 @@ impl Analysis {
                 break;
             }
             let outer = self.stats[p as usize];
-            let gained = outer.good - inner.good;
-            if outer.shown_junk() - inner.shown_junk() > WIDEN_MAX_JUNK_SHARE * gained {
+            let gained = outer.text() - inner.text();
+            if outer.chrome_junk() - inner.chrome_junk() > WIDEN_MAX_JUNK_SHARE * gained {
                 break;
             }
-            if outer.good >= WIDEN_MIN_GROWTH * inner.good {
+            if outer.text() >= WIDEN_MIN_GROWTH * inner.text() {
                 best = p;
             }
             a = p;
@@ -651,14 +670,17 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
                 s.junk += s.own_link as f32 * 0.5;
             } else {
                 s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
+                s.short += non_link;
             }
         }
         let p = node.parent as usize;
         if p != i {
             let (good, junk, hidden) = (stats[i].good, stats[i].junk, stats[i].hidden_junk);
+            let short = stats[i].short;
             stats[p].good += good;
             stats[p].junk += junk;
             stats[p].hidden_junk += hidden;
+            stats[p].short += short;
         }
     }
 }
