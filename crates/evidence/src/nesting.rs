@@ -11,7 +11,9 @@
 //!   text stays), and so are the start tags of elements whose end is
 //!   implied (`<li>`, `<p>`, `<td>`, …) while the bound is reached (each
 //!   would cost the parser a walk of the whole open-element stack) and
-//!   the end tags of every dropped start tag;
+//!   the end tags of every dropped start tag; formatting elements left
+//!   open (`<b>`, `<font>`, …) count on their own, past
+//!   [`MAX_OPEN_FORMATTING`] (the parser reopens each in every later block);
 //! - **elements**: past [`MarkupBounds::max_elements`] elements and
 //!   comments, every later tag and comment is replaced by a space (raw-text
 //!   elements such as scripts go whole), so the rest of the page is
@@ -30,6 +32,12 @@ use crate::html_lex::{comment_end, find_close_tag, tag_end, tag_name};
 
 /// Deepest element nesting kept.
 pub(crate) const MAX_NESTING: usize = 512;
+
+/// Most formatting elements (`<b>`, `<font>`, …) left open at once. The
+/// parser reopens every one of them in each later block (the HTML
+/// standard's reconstruction of active formatting elements), so a page
+/// that leaves thousands open costs thousands of elements per paragraph.
+pub(crate) const MAX_OPEN_FORMATTING: usize = 8;
 
 /// Elements whose content is foreign (self-closing tags close there).
 const FOREIGN: &[&str] = &["svg", "math"];
@@ -152,6 +160,7 @@ pub(crate) fn bound_markup<'a>(html: &'a str, bounds: &MarkupBounds) -> Bounded<
         cuts: Cuts::default(),
         foreign: false,
         dropped: HashMap::new(),
+        formatting: 0,
     };
     scan.run();
     let html = match scan.out {
@@ -183,6 +192,8 @@ struct Scan<'a> {
     foreign: bool,
     /// Start tags dropped past the depth bound and not yet closed, by name.
     dropped: HashMap<String, usize>,
+    /// Formatting elements opened and not closed by their own end tag.
+    formatting: usize,
 }
 
 /// What a tag is, by name.
@@ -282,6 +293,9 @@ impl Scan<'_> {
         } else if kind(name) == Kind::Nesting {
             self.depth = self.depth.saturating_sub(1);
             self.foreign &= !FOREIGN.contains(&name);
+            if is_formatting(name) {
+                self.formatting = self.formatting.saturating_sub(1);
+            }
         }
         end
     }
@@ -316,7 +330,11 @@ impl Scan<'_> {
             Kind::ImpliedEnd => true,
             Kind::RawText | Kind::Void => false,
         };
-        if opens && self.depth >= self.bounds.max_depth {
+        // Formatting elements the page leaves open are reopened by the
+        // parser in every later block: each one costs a copy per block.
+        let formatting = opens && is_formatting(name);
+        let too_deep = self.depth >= self.bounds.max_depth;
+        if opens && (too_deep || formatting && self.formatting >= MAX_OPEN_FORMATTING) {
             self.cuts.deep = true;
             if let Some(open) = self.dropped.get_mut(name) {
                 *open += 1;
@@ -326,6 +344,7 @@ impl Scan<'_> {
             self.drop_span(lt, end, "");
             return end;
         }
+        self.formatting += usize::from(formatting);
         if kind == Kind::Nesting && !self_closing {
             self.foreign |= FOREIGN.contains(&name);
             self.depth += 1;
@@ -366,6 +385,25 @@ impl Scan<'_> {
         out.push_str(with);
         self.copied = to;
     }
+}
+
+/// A formatting element the parser reopens after its block ends (`a` and
+/// `nobr` are not: a new one closes the one before).
+fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "b" | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
 }
 
 /// What the tag `name` (lowercase) is.
@@ -426,6 +464,21 @@ mod tests {
         assert!(matches!(cap_nesting(&siblings), Cow::Borrowed(_)));
         let body = "<body><p>a".repeat(depth);
         assert!(matches!(cap_nesting(&body), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn formatting_left_open_is_bounded_but_closed_formatting_is_not() {
+        // Each `</div>` leaves its `<b>` open: the parser would copy every
+        // one of them into each later block.
+        let open: String = (0..100)
+            .map(|k| format!("<div><b id=b{k}>word</div>"))
+            .collect();
+        let b = bound_markup(&open, &MarkupBounds::default());
+        assert!(b.cuts.deep);
+        assert_eq!(b.html.matches("<b ").count(), MAX_OPEN_FORMATTING);
+        assert_eq!(b.html.matches("word").count(), 100);
+        let closed = "<p><b>bold</b> and <i>italic</i> <font color=red>red</font></p>".repeat(100);
+        assert!(matches!(cap_nesting(&closed), Cow::Borrowed(_)));
     }
 
     fn bounds(max_elements: usize, max_text_bytes: usize) -> MarkupBounds {

@@ -86,3 +86,28 @@ fn deep_lists_are_bounded_on_every_path() {
         );
     }
 }
+
+/// Formatting elements left open inside blocks (`<div><b>…</div>`) are
+/// reopened by the parser in every later block: thousands of them, each
+/// with its own attributes, would copy thousands of elements per block.
+#[test]
+fn formatting_left_open_in_every_block_is_bounded() {
+    let blocks: String = (0..5_000)
+        .map(|k| format!("<div><b data-k=\"{k}\">word {k}</div>"))
+        .collect();
+    let html = format!(
+        "<html><body>{blocks}<p>The deep text says the mirror is beryllium.</p></body></html>"
+    );
+    let page = from_html(&html, None, &FetchOptions::default());
+    assert!(page.truncated);
+    assert!(
+        page.warnings
+            .iter()
+            .any(|w| w.code == WarningCode::DomFlattened)
+    );
+    assert!(
+        page.text.contains("the mirror is beryllium"),
+        "{}",
+        page.text
+    );
+}

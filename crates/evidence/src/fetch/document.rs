@@ -142,8 +142,9 @@ impl Reading {
             self.cut(
                 WarningCode::DomFlattened,
                 format!(
-                    "the page nests elements deeper than {}; deeper elements were flattened into their ancestor's text",
-                    crate::nesting::MAX_NESTING
+                    "the page nests elements deeper than {} (or leaves more than {} formatting elements open); deeper elements were flattened into their ancestor's text",
+                    crate::nesting::MAX_NESTING,
+                    crate::nesting::MAX_OPEN_FORMATTING
                 ),
             );
         }
