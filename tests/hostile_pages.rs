@@ -228,6 +228,7 @@ const EXPECTED: &[Expect] = &[
     ),
     capped("/deep", POOR),
     capped("/wide", POOR),
+    capped("/open-formatting", OK),
     capped("/huge", OK),
     bomb("/gzip-bomb"),
     bomb("/brotli-bomb"),

@@ -81,6 +81,10 @@ pub const CASES: &[Case] = &[
         what: "a million sibling <p>s",
     },
     Case {
+        path: "/open-formatting",
+        what: "blocks that each leave a <b> open (the parser reopens them all in every later block)",
+    },
+    Case {
         path: "/huge",
         what: "a body past the 1 MiB cap",
     },
@@ -217,6 +221,12 @@ fn routes(port: u16, scale: Scale) -> HashMap<&'static str, Behaviour> {
         ("/normal", NORMAL_PAGE.as_bytes().to_vec(), html, ""),
         ("/deep", deep(scale.elements), html, ""),
         ("/wide", wide(scale.elements), html, ""),
+        (
+            "/open-formatting",
+            open_formatting(scale.elements),
+            html,
+            "",
+        ),
         ("/huge", huge(scale.huge_bytes), html, ""),
         ("/binary", noise(256 << 10), html, ""),
         (
@@ -368,6 +378,17 @@ pub fn wide(n: usize) -> Vec<u8> {
         } else {
             b"<p>more</p>"
         });
+    }
+    out.extend_from_slice(b"</body></html>");
+    out
+}
+
+/// `n` blocks that each leave a `<b>` of its own open: the parser reopens
+/// every open formatting element in each later block.
+pub fn open_formatting(n: usize) -> Vec<u8> {
+    let mut out = b"<!doctype html><html><head><title>bold</title></head><body>".to_vec();
+    for i in 0..n {
+        out.extend_from_slice(format!("<div><b data-k=\"{i}\">word {i}</div>").as_bytes());
     }
     out.extend_from_slice(b"</body></html>");
     out
