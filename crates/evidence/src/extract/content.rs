@@ -195,17 +195,9 @@ impl Analysis {
             return Some(i as NodeIx);
         }
         let h = self.headline?;
-        let mut a = dom.node(h).parent;
-        loop {
-            let node = dom.node(a);
-            if matches!(node.tag, Tag::Article | Tag::Main) && !self.boiler[a as usize] {
-                return Some(a);
-            }
-            if node.parent == a {
-                return None;
-            }
-            a = node.parent;
-        }
+        dom.ancestors(dom.node(h).parent).find(|&a| {
+            matches!(dom.node(a).tag, Tag::Article | Tag::Main) && !self.boiler[a as usize]
+        })
     }
 
     /// The smallest element around the headline's heading that holds more
@@ -563,17 +555,9 @@ fn title_heading(dom: &Dom<'_>, title: &str) -> Option<NodeIx> {
 
 /// Whether an ancestor of `ix` is named as boilerplate (a sidebar, a
 /// navigation, a comment section, …).
-fn in_chrome(dom: &Dom<'_>, mut ix: NodeIx) -> bool {
-    loop {
-        let node = dom.node(ix);
-        if node.hint.has(Hint::BOILERPLATE) {
-            return true;
-        }
-        if node.parent == ix {
-            return false;
-        }
-        ix = node.parent;
-    }
+fn in_chrome(dom: &Dom<'_>, ix: NodeIx) -> bool {
+    dom.ancestors(ix)
+        .any(|a| dom.node(a).hint.has(Hint::BOILERPLATE))
 }
 
 /// Lower-cased letters and digits only.
@@ -675,8 +659,13 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
         }
         let p = node.parent as usize;
         if p != i {
-            let (good, junk, hidden) = (stats[i].good, stats[i].junk, stats[i].hidden_junk);
-            let short = stats[i].short;
+            let Stats {
+                good,
+                junk,
+                hidden_junk: hidden,
+                short,
+                ..
+            } = stats[i];
             stats[p].good += good;
             stats[p].junk += junk;
             stats[p].hidden_junk += hidden;

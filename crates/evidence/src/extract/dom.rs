@@ -357,6 +357,14 @@ impl<'a> Dom<'a> {
         outer <= inner && inner < self.node(outer).end
     }
 
+    /// `ix` and its ancestors, up to the root.
+    pub(crate) fn ancestors(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
+        std::iter::successors(Some(ix), move |&a| {
+            let parent = self.node(a).parent;
+            (parent != a).then_some(parent)
+        })
+    }
+
     /// Attribute of the element at `ix`.
     pub(crate) fn attr(&self, ix: NodeIx, name: &str) -> Option<&'a str> {
         self.nodes[ix as usize].el.and_then(|el| el.attr(name))
