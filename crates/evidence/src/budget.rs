@@ -8,8 +8,9 @@
 //! 1. **Size bounds before the HTML parser runs** (one pass over the
 //!    markup, in linear time): element nesting past 512 levels is flattened
 //!    into the ancestor's text; past [`PageBudget::max_elements`] elements
-//!    (default [`DEFAULT_MAX_ELEMENTS`]) the rest of the page's markup is
-//!    flattened to text; past [`PageBudget::max_text_bytes`] bytes of text
+//!    (default [`DEFAULT_MAX_ELEMENTS`], counting the copies the parser
+//!    makes of formatting elements left open) the rest of the page's
+//!    markup is flattened to text; past [`PageBudget::max_text_bytes`] bytes of text
 //!    (default [`DEFAULT_MAX_TEXT_BYTES`]) the rest of the page is dropped.
 //!    The page is then `truncated`, with a `dom_flattened` or
 //!    `text_truncated` warning naming the bound. These bounds make the

@@ -15,7 +15,9 @@
 //!   open (`<b>`, `<font>`, …) count on their own, past
 //!   [`MAX_OPEN_FORMATTING`] (the parser reopens each in every later block);
 //! - **elements**: past [`MarkupBounds::max_elements`] elements and
-//!   comments, every later tag and comment is replaced by a space (raw-text
+//!   comments (counting the copies of formatting elements left open that
+//!   the parser makes in later blocks), every later tag and comment is
+//!   replaced by a space (raw-text
 //!   elements such as scripts go whole), so the rest of the page is
 //!   flattened into text;
 //! - **text**: past [`MarkupBounds::max_text_bytes`] bytes of text outside
@@ -290,14 +292,26 @@ impl Scan<'_> {
             // The end of a dropped start tag goes too: a stray end tag
             // costs the parser a scope walk and an error of its own.
             self.drop_span(lt, end, "");
-        } else if kind(name) == Kind::Nesting {
-            self.depth = self.depth.saturating_sub(1);
-            self.foreign &= !FOREIGN.contains(&name);
+        } else {
+            let kind = kind(name);
             if is_formatting(name) {
                 self.formatting = self.formatting.saturating_sub(1);
+            } else if kind != Kind::Void {
+                self.reopens();
+            }
+            if kind == Kind::Nesting {
+                self.depth = self.depth.saturating_sub(1);
+                self.foreign &= !FOREIGN.contains(&name);
             }
         }
         end
+    }
+
+    /// An element closed (by its end tag or by the next sibling) with
+    /// formatting elements left open inside it: the parser may reopen each
+    /// of them in what follows, so each counts as an element.
+    fn reopens(&mut self) {
+        self.nodes += self.formatting;
     }
 
     fn start_tag(&mut self, lt: usize, end: usize, name: &str) -> usize {
@@ -345,6 +359,9 @@ impl Scan<'_> {
             return end;
         }
         self.formatting += usize::from(formatting);
+        if kind == Kind::ImpliedEnd {
+            self.reopens();
+        }
         if kind == Kind::Nesting && !self_closing {
             self.foreign |= FOREIGN.contains(&name);
             self.depth += 1;
@@ -479,6 +496,32 @@ mod tests {
         assert_eq!(b.html.matches("word").count(), 100);
         let closed = "<p><b>bold</b> and <i>italic</i> <font color=red>red</font></p>".repeat(100);
         assert!(matches!(cap_nesting(&closed), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_copies_the_parser_makes_of_open_formatting_count_as_elements() {
+        // A block per `<b>` left open, in three shapes: closed by its end
+        // tag, by the next sibling, and inside a list item.
+        for block in [
+            "<div><b id=b{k}>word</div>",
+            "<p><b id=b{k}>word",
+            "<li><i id=i{k}>word",
+        ] {
+            let page: String = (0..5_000)
+                .map(|k| block.replace("{k}", &k.to_string()))
+                .collect();
+            let bounded = bound_markup(&page, &bounds(2_000, usize::MAX));
+            let built = scraper::Html::parse_document(&bounded.html)
+                .tree
+                .values()
+                .filter(|n| n.is_element())
+                .count();
+            assert!(bounded.cuts.elements, "{block}");
+            assert!(
+                built <= 2_000 + 16,
+                "{block}: the parser built {built} elements"
+            );
+        }
     }
 
     fn bounds(max_elements: usize, max_text_bytes: usize) -> MarkupBounds {
