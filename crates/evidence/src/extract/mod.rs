@@ -264,6 +264,23 @@ pub(crate) fn prepare() {
 /// page's address, used to resolve relative links and to recognise the site
 /// name in titles.
 pub fn extract(html: &str, url: Option<&Url>, options: &ExtractOptions) -> Extracted {
+    // A bound on the parser's work, first, so that every later pass is
+    // linear too: elements nested past the cap are flattened into their
+    // ancestor's text.
+    let capped = crate::nesting::cap_nesting(html);
+    Extracted {
+        flattened: matches!(capped, std::borrow::Cow::Owned(_)),
+        ..extract_bounded(&capped, url, options)
+    }
+}
+
+/// [`extract`] of markup already within the bounds of [`crate::nesting`]
+/// (the fetch path bounds a page with its own budget first).
+pub(crate) fn extract_bounded(
+    html: &str,
+    url: Option<&Url>,
+    options: &ExtractOptions,
+) -> Extracted {
     let (seen, pre) = extract_pass(html, url, options, Hidden::Drop);
     if seen.text_chars >= THIN_CONTENT_CHARS
         || !pre.hidden_markup
@@ -293,12 +310,7 @@ fn extract_pass(
     options: &ExtractOptions,
     hidden: Hidden,
 ) -> (Extracted, prescan::Prescan) {
-    // A bound on the parser's work, first, so that every later pass is
-    // linear too: elements nested past the cap are flattened into their
-    // ancestor's text.
-    let capped = crate::nesting::cap_nesting(html);
-    let flattened = matches!(capped, std::borrow::Cow::Owned(_));
-    let (stripped, pre) = prescan::strip_inert(&capped, hidden);
+    let (stripped, pre) = prescan::strip_inert(html, hidden);
     let parsed = Html::parse_document(&stripped);
     let dom = Dom::build(&parsed);
     let meta = PageMeta::collect(&dom);
@@ -349,7 +361,7 @@ fn extract_pass(
         shell,
         strategy: main.strategy,
         truncated: main.truncated,
-        flattened,
+        flattened: false,
         decoded: None,
     };
     (extracted, pre)

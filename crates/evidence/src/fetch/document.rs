@@ -21,7 +21,7 @@ use super::quality::assess_quality;
 use super::sniff::{Sniffed, sniff_body};
 use crate::budget::{OutOfTime, PageBudget, too_complex_reason};
 use crate::extract::{
-    DecodeInfo, ExtractOptions, Extracted, decode_html, detect_language, extract,
+    DecodeInfo, ExtractOptions, Extracted, decode_html, detect_language, extract_bounded,
 };
 use crate::highlights::{self, Highlight, HighlightOptions};
 use crate::nesting::{Cuts, MarkupBounds, bound_markup};
@@ -115,8 +115,8 @@ impl Reading {
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
         r.raw_chars = Some(html.chars().count());
         let bounded = bound_markup(&html, &MarkupBounds::of(budget));
-        let ex = extract(&bounded.html, url, &extract_options(options));
-        r.note_bounds(bounded.cuts, ex.flattened, budget);
+        let ex = extract_bounded(&bounded.html, url, &extract_options(options));
+        r.note_bounds(bounded.cuts, budget);
         let read = deadline.check("extraction").and_then(|()| {
             r.safety = safety::scan(&ex.text, Some(&bounded.html), url);
             deadline.check("the safety scan")
@@ -137,8 +137,8 @@ impl Reading {
     }
 
     /// Warnings (and `truncated`) for the bounds the markup went past.
-    fn note_bounds(&mut self, cuts: Cuts, flattened: bool, budget: &PageBudget) {
-        if cuts.deep || flattened {
+    fn note_bounds(&mut self, cuts: Cuts, budget: &PageBudget) {
+        if cuts.deep {
             self.cut(
                 WarningCode::DomFlattened,
                 format!(
