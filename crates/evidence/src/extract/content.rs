@@ -207,20 +207,11 @@ impl Analysis {
     pub(crate) fn headline_area(&self, dom: &Dom<'_>) -> Option<NodeIx> {
         let h = self.headline?;
         let wanted = self.stats[h as usize].len.max(1) * 3;
-        let mut a = dom.node(h).parent;
-        while !matches!(dom.node(a).tag, Tag::Body | Tag::Html) {
-            let len = self.stats[a as usize].len;
-            if len >= wanted {
-                // A small area only: a big one is the page's chrome.
-                return (len <= HEADLINE_AREA_MAX_CHARS).then_some(a);
-            }
-            let parent = dom.node(a).parent;
-            if parent == a {
-                break;
-            }
-            a = parent;
-        }
-        None
+        let area = dom
+            .parents_below_body(h)
+            .find(|&a| self.stats[a as usize].len >= wanted)?;
+        // A small area only: a big one is the page's chrome.
+        (self.stats[area as usize].len <= HEADLINE_AREA_MAX_CHARS).then_some(area)
     }
 
     /// The element that best holds the main content, with its score.
@@ -289,15 +280,9 @@ impl Analysis {
         }
         let section = self.section.filter(|&s| dom.holds(s, ix));
         let mut best = ix;
-        let mut a = ix;
-        for _ in 0..WIDEN_MAX_CLIMB {
-            let p = dom.node(a).parent;
+        for p in dom.parents_below_body(ix).take(WIDEN_MAX_CLIMB) {
             let leaves_section = section.is_some_and(|s| !dom.holds(s, p));
-            if p == a
-                || leaves_section
-                || self.boiler[p as usize]
-                || matches!(dom.node(p).tag, Tag::Body | Tag::Html)
-            {
+            if leaves_section || self.boiler[p as usize] {
                 break;
             }
             let outer = self.stats[p as usize];
@@ -308,7 +293,6 @@ impl Analysis {
             if outer.text() >= WIDEN_MIN_GROWTH * inner.text() {
                 best = p;
             }
-            a = p;
         }
         best
     }
@@ -348,24 +332,14 @@ impl Analysis {
     /// linked items loses the prose contest to one of its paragraphs, but
     /// the page's own markup says where the article is.
     fn named_body_above(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
-        let mut a = ix;
-        for _ in 0..NAMED_BODY_MAX_CLIMB {
-            let node = dom.node(a);
-            if node.parent == a {
-                break;
-            }
-            a = node.parent;
-            let up = dom.node(a);
-            if matches!(up.tag, Tag::Body | Tag::Html) || self.boiler[a as usize] {
-                break;
-            }
-            if up.hint.has(Hint::ARTICLE_BODY)
-                && self.stats[a as usize].link_density() <= NAMED_BODY_MAX_LINK_DENSITY
-            {
-                return a;
-            }
-        }
-        ix
+        dom.parents_below_body(ix)
+            .take(NAMED_BODY_MAX_CLIMB)
+            .take_while(|&a| !self.boiler[a as usize])
+            .find(|&a| {
+                dom.node(a).hint.has(Hint::ARTICLE_BODY)
+                    && self.stats[a as usize].link_density() <= NAMED_BODY_MAX_LINK_DENSITY
+            })
+            .unwrap_or(ix)
     }
 }
 
@@ -475,15 +449,10 @@ struct Anchor {
 /// The headline's section: the ancestor a few levels above the headline
 /// (below `<body>`), where the article it introduces sits.
 fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
-    let mut section = headline;
-    for _ in 0..LEAD_SECTION_CLIMB {
-        let parent = dom.node(section).parent;
-        if parent == section || matches!(dom.node(parent).tag, Tag::Body | Tag::Html) {
-            break;
-        }
-        section = parent;
-    }
-    section
+    dom.parents_below_body(headline)
+        .take(LEAD_SECTION_CLIMB)
+        .last()
+        .unwrap_or(headline)
 }
 
 /// `ix` holds the headline or follows it inside its section: where the

@@ -365,6 +365,14 @@ impl<'a> Dom<'a> {
         })
     }
 
+    /// The ancestors of `ix` (not `ix` itself) below `<body>`, innermost
+    /// first: the containers a block can widen to.
+    pub(crate) fn parents_below_body(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
+        self.ancestors(ix)
+            .skip(1)
+            .take_while(|&a| !matches!(self.node(a).tag, Tag::Body | Tag::Html))
+    }
+
     /// Attribute of the element at `ix`.
     pub(crate) fn attr(&self, ix: NodeIx, name: &str) -> Option<&'a str> {
         self.nodes[ix as usize].el.and_then(|el| el.attr(name))
