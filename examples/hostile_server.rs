@@ -1,6 +1,7 @@
 //! The hostile web of the hostile-input suite as a program, for
-//! `scripts/bench-hostile`: serves every hostile page on 127.0.0.1 and
-//! prints `port N` once the pages are generated, then serves until killed.
+//! `scripts/bench-hostile`: serves every hostile page on 127.0.0.1, prints
+//! `case PATH` for each page and then `port N` once the pages are
+//! generated, then serves until killed.
 //!
 //! ```sh
 //! cargo run --release --example hostile_server -- [--port N] [--tests]
@@ -41,6 +42,7 @@ fn main() {
     let web = hostile::HostileWeb::start_on(&format!("127.0.0.1:{port}"), scale);
     for case in hostile::CASES {
         eprintln!("{} — {}", web.url(case.path), case.what);
+        println!("case {}", case.path);
     }
     println!("port {}", web.port);
     std::io::stdout().flush().expect("stdout");
