@@ -133,6 +133,54 @@ pub(crate) struct Cuts {
     pub(crate) text: bool,
 }
 
+/// One bound a page went past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Nesting past the depth bound (or formatting left open past its own).
+    Deep,
+    /// Markup past the element bound.
+    Elements,
+    /// Text past the text bound.
+    Text,
+}
+
+impl Cuts {
+    /// Each bound gone past, with what was done, in words for a warning.
+    pub(crate) fn described(&self, bounds: &MarkupBounds) -> Vec<(Cut, String)> {
+        let mut out = Vec::new();
+        if self.deep {
+            out.push((
+                Cut::Deep,
+                format!(
+                    "the page nests elements deeper than {} (or leaves more than \
+                     {MAX_OPEN_FORMATTING} formatting elements open); deeper elements were \
+                     flattened into their ancestor's text",
+                    bounds.max_depth
+                ),
+            ));
+        }
+        if self.elements {
+            out.push((
+                Cut::Elements,
+                format!(
+                    "the page has more than {} elements; the markup after them was flattened into text",
+                    bounds.max_elements
+                ),
+            ));
+        }
+        if self.text {
+            out.push((
+                Cut::Text,
+                format!(
+                    "the page has more than {} bytes of text; the rest was not read",
+                    bounds.max_text_bytes
+                ),
+            ));
+        }
+        out
+    }
+}
+
 /// A page within its bounds, and which bounds it went past.
 #[derive(Debug)]
 pub(crate) struct Bounded<'a> {

@@ -894,3 +894,33 @@ fn a_wrapping_property_names_its_list() {
         json!({"ingredients": ["1 cup red lentils", "1 onion, diced"]})
     );
 }
+
+#[test]
+fn a_page_past_the_parser_bounds_is_read_up_to_them_and_says_which_bound() {
+    let schema = json!({
+        "type": "array",
+        "items": {"type": "object", "required": ["plan", "price"],
+                  "properties": {"plan": {"type": "string"}, "price": {"type": "number"}}}
+    });
+    let deep = format!("{PRICING_ROWS}{}text", "<div>".repeat(600));
+    let o = run(&page("", &deep), &schema);
+    assert_extracted(&o);
+    assert!(
+        o.warnings.iter().any(|w| w.contains("deeper than 512")),
+        "{:?}",
+        o.warnings
+    );
+    assert!(!o.warnings.iter().any(|w| w.contains("elements;")));
+
+    let wide = format!("{PRICING_ROWS}{}", "<i>x</i>".repeat(120_000));
+    let o = run(&page("", &wide), &schema);
+    assert_extracted(&o);
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.contains("more than 100000 elements")),
+        "{:?}",
+        o.warnings
+    );
+    assert!(!o.warnings.iter().any(|w| w.contains("deeper than")));
+}

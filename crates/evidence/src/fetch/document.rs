@@ -24,7 +24,7 @@ use crate::extract::{
     DecodeInfo, ExtractOptions, Extracted, decode_html, detect_language, extract_bounded,
 };
 use crate::highlights::{self, Highlight, HighlightOptions};
-use crate::nesting::{Cuts, MarkupBounds, bound_markup};
+use crate::nesting::{Cut, Cuts, MarkupBounds, bound_markup};
 use crate::safety::{self, SafetyFlag};
 use crate::verify::{Assessment, Source, Verdict, VerifyInput, assess};
 
@@ -114,9 +114,10 @@ impl Reading {
         let deadline = budget.stage_deadline();
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
         r.raw_chars = Some(html.chars().count());
-        let bounded = bound_markup(&html, &MarkupBounds::of(budget));
+        let bounds = MarkupBounds::of(budget);
+        let bounded = bound_markup(&html, &bounds);
         let ex = extract_bounded(&bounded.html, url, &extract_options(options));
-        r.note_bounds(bounded.cuts, budget);
+        r.note_bounds(bounded.cuts, &bounds);
         let read = deadline.check("extraction").and_then(|()| {
             r.safety = safety::scan(&ex.text, Some(&bounded.html), url);
             deadline.check("the safety scan")
@@ -137,34 +138,13 @@ impl Reading {
     }
 
     /// Warnings (and `truncated`) for the bounds the markup went past.
-    fn note_bounds(&mut self, cuts: Cuts, budget: &PageBudget) {
-        if cuts.deep {
-            self.cut(
-                WarningCode::DomFlattened,
-                format!(
-                    "the page nests elements deeper than {} (or leaves more than {} formatting elements open); deeper elements were flattened into their ancestor's text",
-                    crate::nesting::MAX_NESTING,
-                    crate::nesting::MAX_OPEN_FORMATTING
-                ),
-            );
-        }
-        if cuts.elements {
-            self.cut(
-                WarningCode::DomFlattened,
-                format!(
-                    "the page has more than {} elements; the markup after them was flattened into text",
-                    budget.elements()
-                ),
-            );
-        }
-        if cuts.text {
-            self.cut(
-                WarningCode::TextTruncated,
-                format!(
-                    "the page has more than {} bytes of text; the rest was not read",
-                    budget.text_bytes()
-                ),
-            );
+    fn note_bounds(&mut self, cuts: Cuts, bounds: &MarkupBounds) {
+        for (cut, detail) in cuts.described(bounds) {
+            let code = match cut {
+                Cut::Deep | Cut::Elements => WarningCode::DomFlattened,
+                Cut::Text => WarningCode::TextTruncated,
+            };
+            self.cut(code, detail);
         }
     }
 

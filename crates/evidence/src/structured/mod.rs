@@ -389,16 +389,10 @@ impl StructuredExtractor {
         json_ld: &[Value],
         warnings: &mut Vec<String>,
     ) -> Vec<Candidate> {
-        if matches!(
-            crate::nesting::cap_nesting(html),
-            std::borrow::Cow::Owned(_)
-        ) {
-            warnings.push(format!(
-                "the page nests elements deeper than {}; deeper tags were ignored",
-                crate::nesting::MAX_NESTING
-            ));
-        }
-        let mut candidates = self.candidates(html, json_ld);
+        let bounds = crate::nesting::MarkupBounds::default();
+        let bounded = crate::nesting::bound_markup(html, &bounds);
+        warnings.extend(bounded.cuts.described(&bounds).into_iter().map(|(_, w)| w));
+        let mut candidates = self.candidates(&bounded.html, json_ld);
         if candidates.len() > MAX_CANDIDATES {
             warnings.push(format!(
                 "the page has {} candidate structures; only the first {MAX_CANDIDATES} were considered",
@@ -543,10 +537,11 @@ impl StructuredExtractor {
     /// Every structure of the page that could hold the schema's data, in
     /// page order within each kind: for an object schema the JSON-LD nodes,
     /// lists wrapped as a list property, and single table records; for an
-    /// array schema the JSON-LD lists and whole tables.
-    fn candidates(&self, html: &str, json_ld: &[Value]) -> Vec<Candidate> {
+    /// array schema the JSON-LD lists and whole tables. The markup is
+    /// already within the parser's bounds ([`crate::nesting`]).
+    fn candidates(&self, bounded_html: &str, json_ld: &[Value]) -> Vec<Candidate> {
         let nodes = json_ld::typed_nodes(json_ld);
-        let doc = Html::parse_document(&crate::nesting::cap_nesting(html));
+        let doc = Html::parse_document(bounded_html);
         let tables = tables::read_tables(&doc);
         let hints = Hints::new(&self.shape.hint);
         let mut out = Vec::new();
