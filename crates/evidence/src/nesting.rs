@@ -144,11 +144,13 @@ pub(crate) enum Cut {
     Text,
 }
 
-impl Cuts {
-    /// Each bound gone past, with what was done, in words for a warning.
-    pub(crate) fn described(&self, bounds: &MarkupBounds) -> Vec<(Cut, String)> {
+impl Bounded<'_> {
+    /// Each bound the page went past, with what was done, in words for a
+    /// warning.
+    pub(crate) fn described(&self) -> Vec<(Cut, String)> {
+        let (cuts, bounds) = (&self.cuts, &self.bounds);
         let mut out = Vec::new();
-        if self.deep {
+        if cuts.deep {
             out.push((
                 Cut::Deep,
                 format!(
@@ -159,7 +161,7 @@ impl Cuts {
                 ),
             ));
         }
-        if self.elements {
+        if cuts.elements {
             out.push((
                 Cut::Elements,
                 format!(
@@ -168,7 +170,7 @@ impl Cuts {
                 ),
             ));
         }
-        if self.text {
+        if cuts.text {
             out.push((
                 Cut::Text,
                 format!(
@@ -188,6 +190,8 @@ pub(crate) struct Bounded<'a> {
     pub(crate) html: Cow<'a, str>,
     /// What was cut.
     pub(crate) cuts: Cuts,
+    /// The bounds it was held to.
+    pub(crate) bounds: MarkupBounds,
 }
 
 /// `html` within the default bounds: start tags beyond [`MAX_NESTING`]
@@ -223,6 +227,7 @@ pub(crate) fn bound_markup<'a>(html: &'a str, bounds: &MarkupBounds) -> Bounded<
     Bounded {
         html,
         cuts: scan.cuts,
+        bounds: *bounds,
     }
 }
 

@@ -549,9 +549,20 @@ pub fn is_untrusted(flags: &[SafetyFlag]) -> bool {
 /// elements, comments, link blocks). `page_url` tells outbound links from
 /// internal ones.
 pub fn scan(text: &str, html: Option<&str>, page_url: Option<&Url>) -> Vec<SafetyFlag> {
+    let bounded = html.map(crate::nesting::cap_nesting);
+    scan_bounded(text, bounded.as_deref(), page_url)
+}
+
+/// [`scan`] of markup already within the parser's bounds
+/// ([`crate::nesting`]; the fetch path bounds each page once).
+pub(crate) fn scan_bounded(
+    text: &str,
+    bounded_html: Option<&str>,
+    page_url: Option<&Url>,
+) -> Vec<SafetyFlag> {
     let mut flags = scan_text(text);
-    if let Some(html) = html {
-        flags.extend(scan_html(html, page_url));
+    if let Some(html) = bounded_html {
+        flags.extend(scan_bounded_html(html, page_url));
     }
     flags
 }
@@ -575,7 +586,12 @@ pub fn scan_text(text: &str) -> Vec<SafetyFlag> {
 /// Scans HTML for hidden text (and injection phrases inside it or in
 /// comments) and link farms.
 pub fn scan_html(html: &str, page_url: Option<&Url>) -> Vec<SafetyFlag> {
-    let doc = Html::parse_document(&crate::nesting::cap_nesting(html));
+    scan_bounded_html(&crate::nesting::cap_nesting(html), page_url)
+}
+
+/// [`scan_html`] of markup already within the parser's bounds.
+fn scan_bounded_html(html: &str, page_url: Option<&Url>) -> Vec<SafetyFlag> {
+    let doc = Html::parse_document(html);
     let css = HidingRules::from_document(&doc);
     let flat = Flat::build(&doc, &css, page_url);
     let mut flags = Vec::new();

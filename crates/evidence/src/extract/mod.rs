@@ -235,8 +235,8 @@ pub struct Extracted {
     pub strategy: Strategy,
     /// The text was cut at `ExtractOptions::max_text_chars`.
     pub truncated: bool,
-    /// The page nested elements past the parser's depth bound; the deeper
-    /// elements were flattened into their ancestor's text.
+    /// The page went past one of the parser's bounds (depth, elements,
+    /// text): what lay past it was flattened into text or dropped.
     #[serde(default)]
     pub flattened: bool,
     /// How the bytes were decoded (set by [`extract_bytes`] only).

@@ -24,7 +24,7 @@ use crate::extract::{
     DecodeInfo, ExtractOptions, Extracted, decode_html, detect_language, extract_bounded,
 };
 use crate::highlights::{self, Highlight, HighlightOptions};
-use crate::nesting::{Cut, Cuts, MarkupBounds, bound_markup};
+use crate::nesting::{Bounded, Cut, MarkupBounds, bound_markup};
 use crate::safety::{self, SafetyFlag};
 use crate::verify::{Assessment, Source, Verdict, VerifyInput, assess};
 
@@ -114,12 +114,11 @@ impl Reading {
         let deadline = budget.stage_deadline();
         let mut r = Reading::empty(source, url.map(Url::as_str).unwrap_or_default(), provenance);
         r.raw_chars = Some(html.chars().count());
-        let bounds = MarkupBounds::of(budget);
-        let bounded = bound_markup(&html, &bounds);
+        let bounded = bound_markup(&html, &MarkupBounds::of(budget));
         let ex = extract_bounded(&bounded.html, url, &extract_options(options));
-        r.note_bounds(bounded.cuts, &bounds);
+        r.note_bounds(&bounded);
         let read = deadline.check("extraction").and_then(|()| {
-            r.safety = safety::scan(&ex.text, Some(&bounded.html), url);
+            r.safety = safety::scan_bounded(&ex.text, Some(&bounded.html), url);
             deadline.check("the safety scan")
         });
         drop(bounded);
@@ -138,8 +137,8 @@ impl Reading {
     }
 
     /// Warnings (and `truncated`) for the bounds the markup went past.
-    fn note_bounds(&mut self, cuts: Cuts, bounds: &MarkupBounds) {
-        for (cut, detail) in cuts.described(bounds) {
+    fn note_bounds(&mut self, bounded: &Bounded<'_>) {
+        for (cut, detail) in bounded.described() {
             let code = match cut {
                 Cut::Deep | Cut::Elements => WarningCode::DomFlattened,
                 Cut::Text => WarningCode::TextTruncated,

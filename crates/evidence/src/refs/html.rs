@@ -27,8 +27,9 @@ pub(crate) struct Page {
     /// Links inside timeline items, outside comment bodies, with the text of
     /// the link.
     pub timeline_links: Vec<Link>,
-    /// The page nested too deep and deeper tags were ignored.
-    pub nesting_capped: bool,
+    /// The parser's bounds the page went past, each in words (see
+    /// [`crate::nesting`]); what lay past them was flattened or dropped.
+    pub cuts: Vec<String>,
 }
 
 /// Elements whose content is not text of the discussion.
@@ -176,9 +177,9 @@ impl Capture {
 /// Reads the page. `base` resolves relative links (default
 /// `https://github.com/`).
 pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
-    let capped = crate::nesting::cap_nesting(html);
-    let nesting_capped = matches!(capped, std::borrow::Cow::Owned(_));
-    let doc = Html::parse_document(&capped);
+    let bounded = crate::nesting::bound_markup(html, &Default::default());
+    let cuts = bounded.described().into_iter().map(|(_, w)| w).collect();
+    let doc = Html::parse_document(&bounded.html);
     let default_base = Url::parse("https://github.com/").expect("valid URL");
     let mut walk = Walk::new(base.unwrap_or(&default_base));
     for edge in doc.tree.root().traverse() {
@@ -191,7 +192,7 @@ pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
         canonical: walk.canonical.or(walk.og_url),
         sections: walk.sections,
         timeline_links: walk.timeline_links,
-        nesting_capped,
+        cuts,
     }
 }
 

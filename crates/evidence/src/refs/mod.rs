@@ -465,9 +465,7 @@ pub fn refs_from_html(html: &str, url: Option<&Url>) -> Result<ThreadRefs, RefsE
     };
     let mut acc = Accumulator::default();
     let mut warnings = Vec::new();
-    if page.nesting_capped {
-        warnings.push("the page nests elements too deep; deeper tags were ignored".to_owned());
-    }
+    warnings.extend(page.cuts.iter().cloned());
     if page.sections.is_empty() {
         warnings.push(
             "no comment bodies (.markdown-body) found on the page; it may be a login wall or a changed layout"

@@ -389,9 +389,8 @@ impl StructuredExtractor {
         json_ld: &[Value],
         warnings: &mut Vec<String>,
     ) -> Vec<Candidate> {
-        let bounds = crate::nesting::MarkupBounds::default();
-        let bounded = crate::nesting::bound_markup(html, &bounds);
-        warnings.extend(bounded.cuts.described(&bounds).into_iter().map(|(_, w)| w));
+        let bounded = crate::nesting::bound_markup(html, &Default::default());
+        warnings.extend(bounded.described().into_iter().map(|(_, w)| w));
         let mut candidates = self.candidates(&bounded.html, json_ld);
         if candidates.len() > MAX_CANDIDATES {
             warnings.push(format!(
