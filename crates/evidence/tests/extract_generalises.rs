@@ -3,8 +3,9 @@
 //! hidden markup is read when it is the only content, a page without prose
 //! falls back to its own content landmark, the headline is never a blog's
 //! name in its sidebar, navigation rails never turn the
-//! page wrapper into a teaser list, a slideshow's caption is its text, and
-//! valid UTF-8 beats a wrong legacy declaration. Pages are written here; no
+//! page wrapper into a teaser list, a slideshow's caption is its text, a
+//! CJK sentence weighs what it says, and valid UTF-8 beats a wrong legacy
+//! declaration. Pages are written here; no
 //! site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -348,4 +349,33 @@ fn a_post_beside_a_long_thread_in_its_own_container_is_read_whole_not_one_paragr
     assert!(out.text.contains("eighteen hours"), "{}", out.text);
     assert!(out.text.contains("the third"), "{}", out.text);
     assert!(!out.text.contains("Reader 3"), "{}", out.text);
+}
+
+#[test]
+fn a_short_post_in_chinese_or_japanese_weighs_what_it_says_not_its_character_count() {
+    // Three short Japanese sentences (16 to 22 characters each; an English
+    // rendering takes over 50) between two readers' comments and a longer
+    // profile paragraph in the sidebar: each CJK character stands for a
+    // syllable or a word, so the post is prose and the sidebar stays out.
+    let html = "<html lang=\"ja\"><head><meta charset=\"utf-8\"><title>京都で紅葉を楽しむ三つの方法 | 旅のブログ</title></head><body>\
+        <header><a href=\"/\">旅のブログ</a><nav><a href=\"/tag/kyoto\">京都</a> <a href=\"/tag/food\">グルメ</a></nav></header>\
+        <div id=\"container\"><div id=\"main\"><div class=\"entry\"><h2 class=\"entry-title\">京都で紅葉を楽しむ三つの方法</h2>\
+        <p class=\"date\">2022年11月20日</p><div class=\"entry-body\">\
+        <p>今年も紅葉の季節がやってきました。</p><p>朝早く東福寺に行くと、人が少なくて静かです。</p><p>夜のライトアップもおすすめです。</p></div></div>\
+        <div class=\"comments\"><h3>コメント</h3><div class=\"comment\"><p>素敵な写真ですね！私も来週行く予定です。おすすめの時間帯があれば教えてください。</p></div>\
+        <div class=\"comment\"><p>東福寺は本当に混みますよね。早朝に行くのが一番だと思います。</p></div></div></div>\
+        <div id=\"side\"><h3>プロフィール</h3><p>京都在住の会社員です。週末は寺社巡りと写真撮影を楽しんでいます。旅行の情報を中心に書いています。</p></div></div></body></html>";
+    let out = run(html);
+    assert!(out.text.contains("東福寺に行く"), "{}", out.text);
+    assert!(out.text.contains("ライトアップ"), "{}", out.text);
+    assert!(
+        !out.text.contains("会社員"),
+        "the sidebar came in: {}",
+        out.text
+    );
+    assert!(
+        !out.text.contains("素敵な写真"),
+        "a comment came in: {}",
+        out.text
+    );
 }

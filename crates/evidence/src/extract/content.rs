@@ -14,7 +14,7 @@
 //! small; a lone big comment thread or a sidebar full of teasers loses to the
 //! tighter container.
 
-use super::dom::{Dom, NodeIx, Tag, measure};
+use super::dom::{Dom, NodeIx, Tag, measure, text_weight};
 use super::vocabulary::Hint;
 
 /// The largest headline area read from a page without readable content.
@@ -57,7 +57,9 @@ const ARTICLE_BODY_BONUS: f32 = 0.15;
 /// Text statistics of one node and its subtree.
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct Stats {
-    /// Visible characters in the subtree (whitespace runs count once).
+    /// Visible text in the subtree, in characters weighed by
+    /// [`measure`](super::dom::measure): whitespace runs count once, a CJK
+    /// character counts as a few letters. Every length below is in this unit.
     pub len: u32,
     /// Characters inside links in the subtree.
     pub link_len: u32,
@@ -505,13 +507,13 @@ const HEADLINE_MAX_CHARS: usize = 300;
 /// ("Blog name: the post's own title") is not the post's headline.
 fn title_heading(dom: &Dom<'_>, title: &str) -> Option<NodeIx> {
     let title = squash(title);
-    if title.chars().count() < 8 {
+    if text_weight(&title) < 8 {
         return None;
     }
     let mut matching = (0..dom.len() as NodeIx).filter(|&ix| {
         matches!(dom.node(ix).tag, Tag::Heading(1..=3)) && {
             let heading = squash(&dom.text_of(ix, HEADLINE_MAX_CHARS));
-            heading.chars().count() >= 8
+            text_weight(&heading) >= 8
                 && (heading == title || heading.contains(&title) || title.contains(&heading))
         }
     });

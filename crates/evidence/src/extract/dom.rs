@@ -447,16 +447,25 @@ impl Iterator for Children<'_, '_> {
     }
 }
 
-/// Collapsed-whitespace length and comma count of a piece of text.
+/// How much a character of the CJK scripts (an ideograph, a kana, a Hangul
+/// syllable) weighs against a letter: each stands for a syllable or a word,
+/// and a Chinese or Japanese sentence rendered in English takes three to
+/// four times as many characters.
+pub(crate) const WIDE_CHAR_WEIGHT: u32 = 3;
+
+/// Text weight and comma count of a piece of text.
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct TextMeasure {
-    /// Characters, with each whitespace run counted as one.
+    /// Characters, with each whitespace run counted as one and each CJK
+    /// character (ideograph, kana, Hangul syllable) as [`WIDE_CHAR_WEIGHT`],
+    /// so that every length threshold means the same amount of text in any
+    /// language.
     pub chars: u32,
     /// Commas (ASCII and the CJK full-width/ideographic ones).
     pub commas: u32,
 }
 
-/// Measures a text node: characters with whitespace runs collapsed, and
+/// Measures a text node: its weight (see [`TextMeasure::chars`]) and
 /// commas. Works on bytes (UTF-8 continuation bytes are not counted).
 pub(crate) fn measure(text: &str) -> TextMeasure {
     let mut chars = 0u32;
@@ -472,18 +481,65 @@ pub(crate) fn measure(text: &str) -> TextMeasure {
                 in_space = true;
             }
         } else if b & 0xC0 != 0x80 {
-            chars += 1;
             in_space = false;
+            chars += 1;
             if b == b',' {
                 commas += 1;
-            } else if (b == 0xEF && bytes.get(i + 1..i + 3) == Some(&[0xBC, 0x8C]))
-                || (b == 0xE3 && bytes.get(i + 1..i + 3) == Some(&[0x80, 0x81]))
-            {
-                // "，" (U+FF0C) and "、" (U+3001)
-                commas += 1;
+            } else if b & 0xF0 == 0xE0 {
+                let point = three_byte_point(b, bytes.get(i + 1..i + 3));
+                if point == 0xFF0C || point == 0x3001 {
+                    // "，" and "、"
+                    commas += 1;
+                } else if is_wide(point) {
+                    chars += WIDE_CHAR_WEIGHT - 1;
+                }
             }
         }
         i += 1;
     }
     TextMeasure { chars, commas }
+}
+
+/// The weight of `text` (see [`TextMeasure::chars`]), the unit every length
+/// threshold of the extractor is written in.
+pub(crate) fn text_weight(text: &str) -> u32 {
+    measure(text).chars
+}
+
+/// The code point of a three-byte UTF-8 sequence led by `lead` (0 if the
+/// text ends before its continuation bytes, which valid UTF-8 never does).
+fn three_byte_point(lead: u8, rest: Option<&[u8]>) -> u32 {
+    match rest {
+        Some(&[b1, b2]) => {
+            (u32::from(lead & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F)
+        }
+        _ => 0,
+    }
+}
+
+/// Kana, CJK ideographs and Hangul syllables (each a syllable or a word).
+/// CJK punctuation and full-width forms are not among them.
+fn is_wide(point: u32) -> bool {
+    matches!(
+        point,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WIDE_CHAR_WEIGHT, measure};
+
+    #[test]
+    fn cjk_characters_weigh_more_than_letters_and_punctuation_does_not() {
+        assert_eq!(measure("  a  b ").chars, 4);
+        assert_eq!(measure("今年").chars, 2 * WIDE_CHAR_WEIGHT);
+        assert_eq!(measure("ひらカタ한글").chars, 6 * WIDE_CHAR_WEIGHT);
+        // Ideographic punctuation and full-width forms count once.
+        let m = measure("雪，雪、雪。（１）");
+        assert_eq!(m.chars, 3 * WIDE_CHAR_WEIGHT + 6);
+        assert_eq!(m.commas, 2);
+        // Other multi-byte letters count once.
+        assert_eq!(measure("éßж").chars, 3);
+    }
 }

@@ -69,7 +69,7 @@ pub use language::{LanguageSource, detect_language, normalize_language_tag};
 pub use shell::ShellSignals;
 
 use content::{Analysis, squash};
-use dom::{Dom, Tag};
+use dom::{Dom, Tag, text_weight};
 use metadata::PageMeta;
 use prescan::Hidden;
 use render::{RenderOptions, Rendered};
@@ -643,7 +643,7 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
             && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
     });
     let start = match headline {
-        Some(k) if blocks[..k].iter().all(|b| b.text.chars().count() < 80) => k,
+        Some(k) if blocks[..k].iter().all(|b| text_weight(&b.text) < 80) => k,
         _ => 0,
     };
     // A heading that opens the comment section ends the article.
