@@ -641,8 +641,9 @@ pub fn excerpt(text: &str, max: usize) -> String {
     normalize_whitespace(text).chars().take(max).collect()
 }
 
-/// [`excerpt`] of a page's text after its headline: the text opens with
-/// the headline, which the title already shows beside the excerpt.
+/// [`excerpt`] of a page's text without an opening line that repeats its
+/// title (a document's first line, a page that is only its headline): the
+/// title is already shown beside the excerpt.
 pub fn page_excerpt(page: &FetchedPage, max: usize) -> String {
     let text = page.text.as_str();
     let body = match (page.title.as_deref(), text.split_once("\n\n")) {

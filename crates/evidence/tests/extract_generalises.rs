@@ -254,16 +254,18 @@ fn the_short_lines_after_the_opening_paragraph_are_part_of_the_article() {
 }
 
 #[test]
-fn the_text_opens_with_the_headline_and_the_lines_between_it_and_the_body() {
+fn the_text_is_the_body_after_the_headline_with_the_lines_between_them() {
     let body: String = (0..3).map(|_| format!("<p>{PARA}</p>")).collect();
     let html = format!(
         "<html><head><title>How ferrets sleep - Pet Pages</title></head><body><nav><a href=\"/\">Home</a> <a href=\"/pets\">Pets</a></nav><div class=\"post\"><h1>How ferrets sleep</h1><div class=\"when\">Posted on 3 May 2024</div><div class=\"byline\">By Sam Writer</div><div class=\"entry-content\">{body}</div></div><footer><p>Pet Pages is published by an example company; all rights reserved by the owners of this site.</p></footer></body></html>"
     );
     let out = run(&html);
     assert_eq!(out.title.as_deref(), Some("How ferrets sleep"));
+    // The headline is the title, not text; the dateline between it and the
+    // body opens the text.
     assert!(
         out.text
-            .starts_with("How ferrets sleep\n\nPosted on 3 May 2024\n\nFerrets sleep"),
+            .starts_with("Posted on 3 May 2024\n\nFerrets sleep"),
         "{}",
         out.text
     );

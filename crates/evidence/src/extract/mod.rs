@@ -629,10 +629,12 @@ fn headline_block(title: &str) -> Block {
     }
 }
 
-/// Starts the text at the headline (short kicker lines before it, such as
-/// a section label, go), ends it before a heading that opens the comment
-/// section, and removes headings left dangling at the end; a list that
-/// would be left empty is kept as it is.
+/// Starts the text after the headline, which is the page's `title` (short
+/// kicker lines before it, such as a section label, go too): the text is
+/// the article's body, as schema.org's `articleBody` is. Ends it before a
+/// heading that opens the comment section, and removes headings left
+/// dangling at the end; a list that would be left empty (a page that is
+/// only its headline) is kept as it is.
 fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) -> Vec<Block> {
     let same = |a: &str, b: &str| {
         let (a, b) = (squash(a), squash(b));
@@ -642,15 +644,17 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
         matches!(b.kind, BlockKind::Heading { .. })
             && (title.is_some_and(|t| same(&b.text, t)) || h1.is_some_and(|h| same(&b.text, h)))
     });
+    // The body starts after the headline (the headline is `title`), and
+    // short kicker lines before it, such as a section label, go with it.
     let start = match headline {
-        Some(k) if blocks[..k].iter().all(|b| text_weight(&b.text) < 80) => k,
+        Some(k) if blocks[..k].iter().all(|b| text_weight(&b.text) < 80) => k + 1,
         _ => 0,
     };
     // A heading that opens the comment section ends the article.
     let mut end = blocks
         .iter()
         .enumerate()
-        .skip(start + 1)
+        .skip(start.max(1))
         .find(|(_, b)| {
             matches!(b.kind, BlockKind::Heading { .. }) && vocabulary::is_comment_heading(&b.text)
         })
