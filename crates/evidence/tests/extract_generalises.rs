@@ -381,3 +381,32 @@ fn a_short_post_in_chinese_or_japanese_weighs_what_it_says_not_its_character_cou
         out.text
     );
 }
+
+#[test]
+fn a_quotation_is_read_with_the_post_that_quotes_it() {
+    // The post's own paragraphs sit around a quotation, beside the comment
+    // thread in one container: the quotation outscores each of the post's
+    // paragraphs, and the container loses to it by the thread.
+    let quote = "The next decade will connect people, processes, data and things, turning information into actions that create new capabilities and richer experiences. ";
+    let own = [
+        "I still remember when I got my first modem and dial-up access, back in 1993 or so, and spent whole nights exploring bulletin boards.",
+        "There is an interesting article over at a vendor's blog exploring what comes next, and I want to share its main point with you.",
+        "The only point I do not agree with is the timing: in my opinion we still need five to ten years before everyday things talk to each other.",
+        "So what do you think the next decade will bring? Tell me whether your own home has anything connected yet, apart from the phones.",
+    ];
+    let thread: String = (0..10)
+        .map(|k| format!("<li class=\"comment\"><div class=\"commenttext\"><p>Reader {k}: I still remember my first modem too, it was so slow that a single picture took minutes to load on the screen.</p></div></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>How the web will change the world</title></head><body><div id=\"content\"><div id=\"left\">\
+         <h1>How the web will change the world</h1><p>{}</p><p>{}</p><blockquote><p>{quote}</p><p>{quote}</p></blockquote><p>{}</p><p>{}</p>\
+         <div id=\"commentblock\"><h2 id=\"comments\">10 Responses</h2><ol class=\"commentlist\">{thread}</ol></div></div></div></body></html>",
+        own[0], own[1], own[2], own[3]
+    );
+    let out = run(&html);
+    for line in own {
+        assert!(out.text.contains(line), "{line} missing: {}", out.text);
+    }
+    assert!(out.text.contains("richer experiences"), "{}", out.text);
+    assert!(!out.text.contains("Reader 3"), "{}", out.text);
+}

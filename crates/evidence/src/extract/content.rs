@@ -274,10 +274,11 @@ impl Analysis {
     /// is prose too).
     fn widen(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
         let inner = self.stats[ix as usize];
-        // Only a lone paragraph (its own text is most of its prose) is
-        // widened: a container of several is a run already.
+        // Only a lone paragraph (its own text is most of its prose) or a
+        // quotation is widened: a container of several paragraphs is a run
+        // already, but a quotation is part of what quotes it.
         let own_prose = inner.own_len.saturating_sub(inner.own_link) as f32;
-        if own_prose < 0.5 * inner.good {
+        if own_prose < 0.5 * inner.good && dom.node(ix).tag != Tag::Blockquote {
             return ix;
         }
         let section = self.section.filter(|&s| dom.holds(s, ix));
