@@ -4,9 +4,9 @@
 //! falls back to its own content landmark, the headline is never a blog's
 //! name in its sidebar, navigation rails never turn the
 //! page wrapper into a teaser list, a slideshow's caption is its text, a
-//! CJK sentence weighs what it says, and valid UTF-8 beats a wrong legacy
-//! declaration. Pages are written here; no
-//! site names or classes of one site.
+//! CJK sentence weighs what it says, a quotation is read with the post
+//! around it, and valid UTF-8 beats a wrong legacy declaration. Pages are
+//! written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
 use url::Url;
