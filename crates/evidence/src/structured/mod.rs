@@ -50,7 +50,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use url::Url;
 
-use crate::extract::{ExtractOptions, extract};
+use crate::extract::{ExtractOptions, extract_bounded};
+use crate::nesting::{Bounded, bound_markup};
 use map::Mapper;
 use schema::{Kind, Shape};
 
@@ -302,7 +303,8 @@ impl StructuredExtractor {
             links: false,
             max_text_chars: Some(1),
         };
-        let page = extract(html, url, &options);
+        let bounded = bound_markup(html, &Default::default());
+        let page = extract_bounded(&bounded.html, url, &options);
         let warnings: Vec<String> = page
             .json_ld_errors
             .iter()
@@ -313,7 +315,7 @@ impl StructuredExtractor {
                 )
             })
             .collect();
-        self.run(html, url, &page.json_ld, warnings)
+        self.run(&bounded, url, &page.json_ld, warnings)
     }
 
     /// Extracts when the caller already has the page's JSON-LD blocks (from
@@ -324,17 +326,24 @@ impl StructuredExtractor {
         url: Option<&Url>,
         json_ld: &[Value],
     ) -> StructuredOutcome {
-        self.run(html, url, json_ld, Vec::new())
+        self.run(
+            &bound_markup(html, &Default::default()),
+            url,
+            json_ld,
+            Vec::new(),
+        )
     }
 
+    /// Extracts from `bounded`, the page's markup held to the parser's
+    /// bounds once for both its JSON-LD and its tables.
     fn run(
         &self,
-        html: &str,
+        bounded: &Bounded<'_>,
         url: Option<&Url>,
         json_ld: &[Value],
         mut warnings: Vec<String>,
     ) -> StructuredOutcome {
-        let candidates = self.capped_candidates(html, json_ld, &mut warnings);
+        let candidates = self.capped_candidates(bounded, json_ld, &mut warnings);
         let mut evaluated: Vec<Evaluated> = candidates
             .into_iter()
             .enumerate()
@@ -369,7 +378,7 @@ impl StructuredExtractor {
             }
             None => {
                 out.missing = self.root_required();
-                out.reason = Some(if html.trim().is_empty() {
+                out.reason = Some(if bounded.html.trim().is_empty() {
                     "the page is empty".to_owned()
                 } else {
                     "the page has no JSON-LD node or table that could hold the schema's data"
@@ -385,11 +394,10 @@ impl StructuredExtractor {
     /// page was cut (too deep, too many structures).
     fn capped_candidates(
         &self,
-        html: &str,
+        bounded: &Bounded<'_>,
         json_ld: &[Value],
         warnings: &mut Vec<String>,
     ) -> Vec<Candidate> {
-        let bounded = crate::nesting::bound_markup(html, &Default::default());
         warnings.extend(bounded.described().into_iter().map(|(_, w)| w));
         let mut candidates = self.candidates(&bounded.html, json_ld);
         if candidates.len() > MAX_CANDIDATES {
