@@ -472,3 +472,11 @@ fn output_serialises_to_json() {
     let back: Extracted = serde_json::from_value(json).expect("and deserialises");
     assert_eq!(back.text, out.text);
 }
+
+#[test]
+fn a_time_element_without_datetime_gives_its_text_when_that_is_a_date() {
+    let html = format!(
+        r#"<html><body><article><p class="meta"><time>3 hours ago</time> · Posted on <time>May 3, 2024</time></p><p>{LONG_1}</p><p>{LONG_2}</p></article></body></html>"#
+    );
+    assert_eq!(run(&html).published.as_deref(), Some("2024-05-03"));
+}

@@ -91,8 +91,9 @@ impl PageMeta {
     pub(crate) fn collect(dom: &Dom<'_>) -> PageMeta {
         let mut m = PageMeta::default();
         // A `<time datetime>` not marked as the publication date, used only
-        // when no marked one is found.
+        // when no marked one is found; then a `<time>` whose text is a date.
         let mut time_fallback: Option<String> = None;
+        let mut time_text: Option<String> = None;
         for (i, node) in dom.nodes.iter().enumerate() {
             let ix = i as NodeIx;
             let Some(el) = node.el else { continue };
@@ -116,7 +117,11 @@ impl PageMeta {
                 Tag::Heading(1) if m.first_h1.is_none() => {
                     m.first_h1 = non_empty(dom.text_of(ix, 400));
                 }
-                Tag::Time => m.time(el, &mut time_fallback),
+                Tag::Time if el.attr("datetime").is_some() => m.time(el, &mut time_fallback),
+                Tag::Time if time_text.is_none() => {
+                    time_text =
+                        non_empty(dom.text_of(ix, 80)).filter(|t| normalize_date(t).is_some());
+                }
                 _ => {}
             }
             if node.tag != Tag::Meta
@@ -129,7 +134,9 @@ impl PageMeta {
             }
         }
         if m.time_datetime.is_none() {
-            m.time_datetime = time_fallback;
+            // The HTML standard reads a `<time>` without `datetime` from its
+            // text.
+            m.time_datetime = time_fallback.or(time_text);
         }
         m
     }
