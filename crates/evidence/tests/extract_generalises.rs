@@ -5,8 +5,9 @@
 //! name in its sidebar, navigation rails never turn the
 //! page wrapper into a teaser list, a slideshow's caption is its text, a
 //! CJK sentence weighs what it says, a quotation is read with the post
-//! around it, and valid UTF-8 beats a wrong legacy declaration. Pages are
-//! written here; no site names or classes of one site.
+//! around it, a thread's posts come without their posters' cards, and valid
+//! UTF-8 beats a wrong legacy declaration. Pages are written here; no site
+//! names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
 use url::Url;
@@ -409,4 +410,34 @@ fn a_quotation_is_read_with_the_post_that_quotes_it() {
     }
     assert!(out.text.contains("richer experiences"), "{}", out.text);
     assert!(!out.text.contains("Reader 3"), "{}", out.text);
+}
+
+#[test]
+fn the_posters_cards_and_signatures_of_a_thread_stay_out_of_its_posts() {
+    let posts = [
+        "I bought an old cast iron skillet at a flea market and stripped the rust with vinegar. Which oil works best for seasoning it, and how hot should the oven be?",
+        "Skip the flaxseed. Use a thin coat of vegetable shortening or canola oil, wipe off as much as you can, and bake it upside down at 230 C for an hour, three or four times.",
+        "Agree with the above. Cooking fatty food in it during the first weeks builds the seasoning faster than any oven cycle, and keep tomato sauces away until it is dark.",
+    ];
+    let thread: String = posts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            format!(
+                "<div class=\"post\"><div class=\"postbody\"><div class=\"content\">{p}</div><div class=\"signature\">My smoker build log and other projects: see my profile page</div></div>\
+                 <dl class=\"postprofile\"><dt>cook{k}</dt><dd>Posts: 4{k}1</dd><dd>Joined: Jan 2019</dd></dl>\
+                 <div class=\"user-info\"><a href=\"/u/{k}\">cook{k}</a> 1{k}.2k reputation, 3 gold badges</div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Seasoning cast iron</title></head><body><h1>Seasoning cast iron</h1><div id=\"posts\">{thread}</div></body></html>"
+    );
+    let out = run(&html);
+    for p in posts {
+        assert!(out.text.contains(p), "{p} missing: {}", out.text);
+    }
+    for junk in ["Joined", "Posts: 4", "reputation", "smoker build log"] {
+        assert!(!out.text.contains(junk), "{junk} came in: {}", out.text);
+    }
 }

@@ -182,6 +182,14 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("authorbio", Fit::Anywhere, Meaning::Strong),
     ("about-author", Fit::Anywhere, Meaning::Strong),
     ("copyright", Fit::Prefix, Meaning::Boilerplate),
+    // the poster's card beside each post of a forum or Q&A thread (name,
+    // rank, join date, post count, reputation) and the signature under it
+    ("postprofile", Fit::Anywhere, Meaning::Boilerplate),
+    ("user-info", Fit::Anywhere, Meaning::Boilerplate),
+    ("userinfo", Fit::Anywhere, Meaning::Boilerplate),
+    ("user-details", Fit::Anywhere, Meaning::Boilerplate),
+    ("signature", Fit::Token, Meaning::Boilerplate),
+    ("post-signature", Fit::Anywhere, Meaning::Boilerplate),
     // weak negatives: chrome that sometimes wraps content
     ("header", Fit::Anywhere, Meaning::Negative),
     ("masthead", Fit::Token, Meaning::Negative),
