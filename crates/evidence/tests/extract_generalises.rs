@@ -5,8 +5,9 @@
 //! name in its sidebar, navigation rails never turn the
 //! page wrapper into a teaser list, a slideshow's caption is its text, a
 //! CJK sentence weighs what it says, a quotation is read with the post
-//! around it, a thread's posts come without their posters' cards, and valid
-//! UTF-8 beats a wrong legacy declaration. Pages are written here; no site
+//! around it, a thread's posts come without their posters' cards, chrome
+//! named in other languages is chrome, and valid UTF-8 beats a wrong legacy
+//! declaration. Pages are written here; no site
 //! names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -438,6 +439,29 @@ fn the_posters_cards_and_signatures_of_a_thread_stay_out_of_its_posts() {
         assert!(out.text.contains(p), "{p} missing: {}", out.text);
     }
     for junk in ["Joined", "Posts: 4", "reputation", "smoker build log"] {
+        assert!(!out.text.contains(junk), "{junk} came in: {}", out.text);
+    }
+}
+
+#[test]
+fn chrome_named_in_other_languages_is_chrome() {
+    // A German page: the advertisement, the sharing bar and the comments
+    // are named in German, and each says more than the short article.
+    let article = "Der Stadtrat hat am Dienstag beschlossen, das Netz geschützter Radwege in den nächsten drei Jahren um vierzig Kilometer zu erweitern.";
+    let ad = "Jetzt zugreifen: Nur diese Woche erhalten Sie alle Fahrräder, Helme und Schlösser in unserem Onlineshop mit zwanzig Prozent Rabatt und kostenlosem Versand bis vor die Haustür. ";
+    let comment = "Endlich! Ich fahre jeden Tag mit dem Rad zur Arbeit und warte seit Jahren auf einen sicheren Weg entlang der Hauptstraße, danke an alle Beteiligten.";
+    let comments: String = (0..4)
+        .map(|k| format!("<div class=\"kommentar\"><p>Leser {k}: {comment}</p></div>"))
+        .collect();
+    let html = format!(
+        "<html lang=\"de\"><head><title>Mehr Radwege für die Stadt</title></head><body><div id=\"seite\">\
+         <div class=\"artikel-inhalt\"><h1>Mehr Radwege für die Stadt</h1><p>{article}</p></div>\
+         <div class=\"werbung\"><p>{ad}{ad}</p></div><div class=\"teilen\"><p>Teilen Sie diesen Artikel mit Ihren Freunden, Kollegen und Nachbarn auf allen Kanälen.</p></div>\
+         <div class=\"kommentare\">{comments}</div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("vierzig Kilometer"), "{}", out.text);
+    for junk in ["Onlineshop", "Teilen Sie", "Leser 2"] {
         assert!(!out.text.contains(junk), "{junk} came in: {}", out.text);
     }
 }

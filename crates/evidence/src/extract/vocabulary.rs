@@ -75,6 +75,9 @@ enum Meaning {
     /// Boilerplate that never wraps an article (comments, cookie notices,
     /// dialogs, newsletter boxes, related links): always removed.
     Strong,
+    /// A comment section: [`Meaning::Strong`], and boilerplate even around
+    /// a named article body.
+    Comments,
     /// Unlikely to be content (scorer weight only).
     Negative,
     /// Likely to be content (scorer weight only).
@@ -88,13 +91,19 @@ enum Meaning {
 /// The class/id vocabulary: (word, how it must fit, meaning).
 const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     // comments and community
-    ("comment", Fit::Prefix, Meaning::Strong),
-    ("disqus", Fit::Anywhere, Meaning::Strong),
+    ("comment", Fit::Prefix, Meaning::Comments),
+    ("disqus", Fit::Anywhere, Meaning::Comments),
     ("respond", Fit::Whole, Meaning::Strong),
     ("reply", Fit::Whole, Meaning::Strong),
     ("replies", Fit::Whole, Meaning::Strong),
     ("discussion", Fit::Token, Meaning::Strong),
     ("forum", Fit::Token, Meaning::Strong),
+    // comments named in other languages (de/sv/da/no, cs/pl/id, es/pt, nl, tr)
+    ("kommentar", Fit::Prefix, Meaning::Comments),
+    ("komentar", Fit::Prefix, Meaning::Comments),
+    ("comentario", Fit::Prefix, Meaning::Comments),
+    ("reacties", Fit::Token, Meaning::Comments),
+    ("yorum", Fit::Prefix, Meaning::Comments),
     // sharing and social
     ("share", Fit::Prefix, Meaning::Boilerplate),
     ("sharing", Fit::Anywhere, Meaning::Strong),
@@ -103,6 +112,10 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("social", Fit::Prefix, Meaning::Boilerplate),
     ("follow", Fit::Whole, Meaning::Boilerplate),
     ("tweet", Fit::Token, Meaning::Negative),
+    ("teilen", Fit::Token, Meaning::Boilerplate),
+    ("partage", Fit::Prefix, Meaning::Boilerplate),
+    ("compartir", Fit::Prefix, Meaning::Boilerplate),
+    ("condividi", Fit::Prefix, Meaning::Boilerplate),
     // related and recommended content
     ("related", Fit::Prefix, Meaning::Strong),
     ("relatedposts", Fit::Anywhere, Meaning::Strong),
@@ -133,6 +146,14 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("dfp", Fit::Token, Meaning::Boilerplate),
     ("sponsor", Fit::Prefix, Meaning::Boilerplate),
     ("banner", Fit::Token, Meaning::Boilerplate),
+    // advertising named in other languages (de, fr, es, it, nl, pl/cs/ru/sv)
+    ("werbung", Fit::Anywhere, Meaning::Boilerplate),
+    ("anzeige", Fit::Token, Meaning::Boilerplate),
+    ("publicite", Fit::Prefix, Meaning::Boilerplate),
+    ("publicidad", Fit::Prefix, Meaning::Boilerplate),
+    ("pubblicita", Fit::Prefix, Meaning::Boilerplate),
+    ("reclame", Fit::Token, Meaning::Boilerplate),
+    ("reklam", Fit::Prefix, Meaning::Boilerplate),
     // subscriptions, newsletters, paywall prompts, cookies, dialogs
     ("newsletter", Fit::Anywhere, Meaning::Strong),
     ("subscri", Fit::Prefix, Meaning::Strong),
@@ -221,6 +242,15 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("body", Fit::Anywhere, Meaning::Positive),
     ("text", Fit::Anywhere, Meaning::Positive),
     ("main", Fit::Prefix, Meaning::Positive),
+    // the article and its content named in other languages
+    ("artikel", Fit::Prefix, Meaning::Positive),
+    ("beitrag", Fit::Prefix, Meaning::Positive),
+    ("inhalt", Fit::Prefix, Meaning::Positive),
+    ("contenu", Fit::Prefix, Meaning::Positive),
+    ("contenido", Fit::Prefix, Meaning::Positive),
+    ("conteudo", Fit::Prefix, Meaning::Positive),
+    ("articolo", Fit::Prefix, Meaning::Positive),
+    ("articulo", Fit::Prefix, Meaning::Positive),
     ("blog", Fit::Prefix, Meaning::Positive),
     ("prose", Fit::Token, Meaning::Positive),
     ("markdown", Fit::Prefix, Meaning::Positive),
@@ -355,7 +385,7 @@ fn class_words(value: &str, hint: &mut Hint, it_is_comment: &mut bool) {
     let mut positive = false;
     let mut negative = false;
     for m in CLASS_MATCHER.find_overlapping_iter(value) {
-        let (word, fit, meaning) = CLASS_WORDS[m.pattern().as_usize()];
+        let (_, fit, meaning) = CLASS_WORDS[m.pattern().as_usize()];
         let starts = boundary(m.start());
         let fits = match fit {
             Fit::Token => starts && boundary(m.end()),
@@ -378,10 +408,11 @@ fn class_words(value: &str, hint: &mut Hint, it_is_comment: &mut bool) {
             Meaning::Strong => {
                 hint.flags |= Hint::BOILERPLATE | Hint::STRONG;
                 negative = true;
-                if word == "comment" || word == "disqus" {
-                    *it_is_comment = true;
-                    hint.flags |= Hint::COMMENTS;
-                }
+            }
+            Meaning::Comments => {
+                hint.flags |= Hint::BOILERPLATE | Hint::STRONG | Hint::COMMENTS;
+                negative = true;
+                *it_is_comment = true;
             }
             Meaning::Negative => negative = true,
             Meaning::Positive => positive = true,
