@@ -2,13 +2,12 @@
 //! anchors without `href` are text, invisible characters leave the text,
 //! hidden markup is read when it is the only content, a page without prose
 //! falls back to its own content landmark, the headline is never a blog's
-//! name in its sidebar, navigation rails never turn the
-//! page wrapper into a teaser list, a slideshow's caption is its text, a
-//! CJK sentence weighs what it says, a quotation is read with the post
-//! around it, a thread's posts come without their posters' cards, chrome
-//! named in other languages is chrome, and valid UTF-8 beats a wrong legacy
-//! declaration. Pages are written here; no site
-//! names or classes of one site.
+//! name in its sidebar, navigation rails never turn the page wrapper into a
+//! teaser list, a slideshow's caption is its text, a CJK sentence weighs
+//! what it says, a quotation or a list is read with the text around it, a
+//! thread's posts come without their posters' cards, chrome named in other
+//! languages is chrome, and valid UTF-8 beats a wrong legacy declaration.
+//! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
 use url::Url;
@@ -464,4 +463,42 @@ fn chrome_named_in_other_languages_is_chrome() {
     for junk in ["Onlineshop", "Teilen Sie", "Leser 2"] {
         assert!(!out.text.contains(junk), "{junk} came in: {}", out.text);
     }
+}
+
+#[test]
+fn a_chosen_list_is_read_with_the_text_and_lists_around_it() {
+    // A notice: two lines of intro, a long list of closings (mostly short
+    // lines, a few long ones), two more labelled lists (short lines) and a
+    // few links. The first list outscores the container, whose short lines
+    // and links cost it more than its intro adds.
+    let schools: String = (0..20)
+        .map(|k| match k % 5 {
+            0 => {
+                format!("<li>Regional high school district {k}: out for the rest of the week</li>")
+            }
+            _ => format!("<li>Township {k}: out Thursday</li>"),
+        })
+        .collect();
+    let colleges: String = (0..60)
+        .map(|k| format!("<li>College number {k}</li>"))
+        .collect();
+    let links: String = (0..6)
+        .map(|k| format!("<a href=\"/storm/{k}\">Storm coverage part {k}</a> | "))
+        .collect();
+    let html = format!(
+        "<html><head><title>School closings this week</title></head><body><div id=\"article\"><h1>School closings this week</h1>\
+         <div id=\"body\">School is out for most of the county's children for the rest of the week, after the storm took down power lines across the region.<br><br>\
+         Here is a mostly complete list of the schools that stay closed until at least Monday, unless noted otherwise below.<br><br>Public schools<ul>{schools}</ul>\
+         <b>Colleges</b><br><ul>{colleges}</ul>\
+         <p><b>Board meetings</b></p><ul><li>The school board's Monday meeting has moved to the nineteenth</li></ul>\
+         <b>More resources</b><div>{links}</div></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("Township 19: out Thursday"),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("College number 59"), "{}", out.text);
+    assert!(out.text.contains("moved to the nineteenth"), "{}", out.text);
 }

@@ -262,7 +262,8 @@ impl Analysis {
         })
     }
 
-    /// A chosen lone paragraph widened to the run of prose it belongs to. A
+    /// A chosen lone paragraph, quotation or list widened to the run of
+    /// prose it belongs to. A
     /// container that holds the article beside a long comment thread or
     /// sidebar scores below one of its own paragraphs, though a render
     /// would leave that chrome out: an ancestor (a few levels up) that
@@ -274,11 +275,17 @@ impl Analysis {
     /// is prose too).
     fn widen(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
         let inner = self.stats[ix as usize];
-        // Only a lone paragraph (its own text is most of its prose) or a
-        // quotation is widened: a container of several paragraphs is a run
-        // already, but a quotation is part of what quotes it.
+        // Only a lone paragraph (its own text is most of its prose), a
+        // quotation or a list is widened: a container of several paragraphs
+        // is a run already, but a quotation is part of what quotes it and a
+        // list part of the text that introduces it.
         let own_prose = inner.own_len.saturating_sub(inner.own_link) as f32;
-        if own_prose < 0.5 * inner.good && dom.node(ix).tag != Tag::Blockquote {
+        if own_prose < 0.5 * inner.good
+            && !matches!(
+                dom.node(ix).tag,
+                Tag::Blockquote | Tag::Ul | Tag::Ol | Tag::Dl
+            )
+        {
             return ix;
         }
         let section = self.section.filter(|&s| dom.holds(s, ix));
