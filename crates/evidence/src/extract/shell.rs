@@ -40,7 +40,10 @@ pub struct ShellSignals {
     pub script_count: usize,
     /// Bytes of inline script code.
     pub inline_script_bytes: usize,
-    /// Visible text characters in the whole body (before extraction).
+    /// Visible text in the whole body (before extraction), in characters
+    /// with whitespace runs counted once and a CJK character counted as
+    /// three (the extractor's text weight: each stands for a syllable or a
+    /// word).
     pub body_text_chars: usize,
     /// The id (`#root`) or element name (`<app-root>`) of an application
     /// mount point, if one was found.
