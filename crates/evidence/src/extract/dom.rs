@@ -506,6 +506,11 @@ pub(crate) fn text_weight(text: &str) -> u32 {
     measure(text).chars
 }
 
+/// Whether `text` has a CJK character (see [`is_wide`]).
+pub(crate) fn has_wide(text: &str) -> bool {
+    text.chars().any(|c| is_wide(c as u32))
+}
+
 /// The code point of a three-byte UTF-8 sequence led by `lead` (0 if the
 /// text ends before its continuation bytes, which valid UTF-8 never does).
 fn three_byte_point(lead: u8, rest: Option<&[u8]>) -> u32 {

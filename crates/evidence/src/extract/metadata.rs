@@ -9,8 +9,9 @@
 
 use url::Url;
 
+use super::content::squash;
 use super::date::normalize_date;
-use super::dom::{Dom, NodeIx, Tag};
+use super::dom::{Dom, NodeIx, Tag, has_wide, text_weight};
 use super::json_ld::ArticleFacts;
 
 /// Meta keys (`name`, `property` or `itemprop`, lower-cased) that carry the
@@ -60,6 +61,36 @@ const AUTHOR_KEYS: &[&str] = &[
 const TITLE_SEPARATORS: &[&str] = &[
     " | ", " - ", " – ", " — ", " :: ", " · ", " » ", " // ", " ~ ",
 ];
+
+/// The separators of titles written in CJK scripts, which are not spaced
+/// ("标题_频道_网站", "見出し｜サイト名"); tried only when a title has CJK
+/// characters and none of [`TITLE_SEPARATORS`].
+const CJK_TITLE_SEPARATORS: &[&str] = &["｜", "_", "|", "－", "—", "-"];
+
+/// The text weight of a word of a CJK title (about two characters).
+const CJK_WORD_WEIGHT: u32 = 6;
+
+/// The separator between a title's parts, if it has one.
+fn title_separator(title: &str) -> Option<&'static str> {
+    let spaced = TITLE_SEPARATORS.iter().find(|s| title.contains(*s));
+    let unspaced = || {
+        has_wide(title)
+            .then(|| CJK_TITLE_SEPARATORS.iter().find(|s| title.contains(*s)))
+            .flatten()
+    };
+    spaced.or_else(unspaced).copied()
+}
+
+/// Words in a part of a title: CJK text, written without spaces, counts
+/// about one word per two characters.
+fn title_words(part: &str) -> usize {
+    let spaced = part.split_whitespace().count();
+    if has_wide(part) {
+        spaced.max((text_weight(part) / CJK_WORD_WEIGHT) as usize)
+    } else {
+        spaced
+    }
+}
 
 /// Meta facts gathered in one pass.
 #[derive(Default, Debug)]
@@ -354,7 +385,7 @@ pub(crate) fn clean_byline(raw: &str) -> Option<String> {
 /// Removes a site-name part from a page title.
 pub(crate) fn clean_title(raw: &str, site: Option<&str>, url: Option<&Url>) -> String {
     let title = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let Some(sep) = TITLE_SEPARATORS.iter().find(|s| title.contains(*s)) else {
+    let Some(sep) = title_separator(&title) else {
         return title;
     };
     let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
@@ -383,13 +414,9 @@ pub(crate) fn clean_title(raw: &str, site: Option<&str>, url: Option<&Url>) -> S
     }
     // A leading section label: "Opinion | Headline of the piece".
     if kept.len() >= 2
-        && kept[0].split_whitespace().count() <= 2
+        && title_words(kept[0]) <= 2
         && kept[0].chars().count() <= 20
-        && kept[1..]
-            .iter()
-            .map(|p| p.split_whitespace().count())
-            .sum::<usize>()
-            >= 4
+        && kept[1..].iter().map(|p| title_words(p)).sum::<usize>() >= 4
     {
         kept.remove(0);
     }
@@ -400,19 +427,11 @@ pub(crate) fn clean_title(raw: &str, site: Option<&str>, url: Option<&Url>) -> S
     if parts.len() >= 2 {
         let last = parts[parts.len() - 1];
         let head = parts[..parts.len() - 1].join(sep);
-        if last.split_whitespace().count() <= 4 && head.split_whitespace().count() >= 3 {
+        if title_words(last) <= 4 && title_words(&head) >= 3 {
             return head;
         }
     }
     title
-}
-
-/// Lower-case letters and digits only.
-fn squash(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// A `/yyyy/mm/dd/` date in the URL path.
@@ -470,6 +489,29 @@ mod tests {
             "Why the storm was worse than forecast"
         );
         assert_eq!(clean_title("Cats - Dogs", None, None), "Cats - Dogs");
+    }
+
+    #[test]
+    fn cjk_titles_lose_site_names_after_unspaced_separators() {
+        assert_eq!(
+            clean_title("北京今年首场降雪来临_新闻中心", None, None),
+            "北京今年首场降雪来临"
+        );
+        assert_eq!(
+            clean_title("京都で紅葉を楽しむ三つの方法｜旅のブログ", None, None),
+            "京都で紅葉を楽しむ三つの方法"
+        );
+        assert_eq!(
+            clean_title("京都で紅葉を楽しむ三つの方法 | 旅のブログ", None, None),
+            "京都で紅葉を楽しむ三つの方法"
+        );
+        // Too short to tell the headline from the site: kept whole.
+        assert_eq!(clean_title("雪_新闻", None, None), "雪_新闻");
+        // Latin titles never split on an unspaced hyphen.
+        assert_eq!(
+            clean_title("Self-driving cars arrive", None, None),
+            "Self-driving cars arrive"
+        );
     }
 
     #[test]
