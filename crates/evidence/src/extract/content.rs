@@ -263,16 +263,15 @@ impl Analysis {
     }
 
     /// A chosen lone paragraph, quotation or list widened to the run of
-    /// prose it belongs to. A
-    /// container that holds the article beside a long comment thread or
-    /// sidebar scores below one of its own paragraphs, though a render
-    /// would leave that chrome out: an ancestor (a few levels up) that
-    /// holds at least twice the text, and shows little junk for what it
-    /// adds, is the article; the text counts the short lines of the
-    /// article's lists at half weight and they are not junk here (a notice
-    /// is one paragraph and the list it announces). The climb never leaves
-    /// the headline's section (a sidebar of teaser summaries beside the post
-    /// is prose too).
+    /// prose it belongs to. A container that holds the article beside a
+    /// long comment thread or sidebar scores below one of its own
+    /// paragraphs, though a render would leave that chrome out: an ancestor
+    /// (a few levels up) that holds at least twice the text, and shows
+    /// little junk for what it adds, is the article; the text counts the
+    /// short lines of the article's lists at half weight and they are not
+    /// junk here (a notice is one paragraph and the list it announces). The
+    /// climb never leaves the headline's section (a sidebar of teaser
+    /// summaries beside the post is prose too).
     fn widen(&self, dom: &Dom<'_>, ix: NodeIx) -> NodeIx {
         let inner = self.stats[ix as usize];
         // Only a lone paragraph (its own text is most of its prose), a

@@ -30,8 +30,9 @@
 //!    body just above it or to the `<article>` holding the page's `<h1>`
 //!    inside it.
 //! 4. `render` walks that container, with the short lines between it and
-//!    the headline before it (the headline itself is the title), skipping boilerplate subtrees, teaser lists and
-//!    link-list paragraphs, and stops at a heading that opens the comments.
+//!    the headline before it (the headline itself is the title), skipping
+//!    boilerplate subtrees, teaser lists and link-list paragraphs, and stops
+//!    at a heading that opens the comments.
 //!    When the container yields too little, prose paragraphs of the whole
 //!    body are the fallback; for pages that are only a discussion, prose
 //!    inside boilerplate (comments); last, prose in captions (a slideshow).
