@@ -6,7 +6,7 @@
 //! teaser list, a slideshow's caption is its text, a CJK sentence weighs
 //! what it says, a quotation or a list is read with the text around it, a
 //! thread's posts come without their posters' cards, chrome named in other
-//! languages is chrome, and valid UTF-8 beats a wrong legacy declaration.
+//! languages is chrome, a display class hides text, and valid UTF-8 beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -501,4 +501,18 @@ fn a_chosen_list_is_read_with_the_text_and_lists_around_it() {
     );
     assert!(out.text.contains("College number 59"), "{}", out.text);
     assert!(out.text.contains("moved to the nineteenth"), "{}", out.text);
+}
+
+#[test]
+fn text_hidden_by_a_display_class_is_not_read_unless_a_wider_screen_shows_it() {
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"post\"><h1>Ferret sleep</h1>\
+         <p><span class=\"d-none\">begin-marker</span>{PARA}<span class=\"d-none d-print-inline\">print-only</span></p>\
+         <p class=\"d-none d-md-block\">On wider screens the page adds this sentence about hammocks and blankets.</p></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("eighteen hours"), "{}", out.text);
+    assert!(!out.text.contains("begin-marker"), "{}", out.text);
+    assert!(!out.text.contains("print-only"), "{}", out.text);
+    assert!(out.text.contains("hammocks and blankets"), "{}", out.text);
 }

@@ -492,6 +492,12 @@ pub(crate) fn is_hidden(el: &Element) -> bool {
     if el.attr("hidden").is_some() {
         return true;
     }
+    if el
+        .attr("class")
+        .is_some_and(|c| c.contains("d-none") && hidden_by_display_class(c))
+    {
+        return true;
+    }
     let Some(style) = el.attr("style") else {
         return false;
     };
@@ -504,6 +510,26 @@ pub(crate) fn is_hidden(el: &Element) -> bool {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     compact.contains("display:none") || compact.contains("visibility:hidden")
+}
+
+/// The display utility classes of Bootstrap, the most used CSS framework:
+/// `d-none` hides an element at every width unless a responsive class
+/// (`d-md-block`, `d-lg-flex`, …) shows it again from some screen width on.
+/// `d-print-*` only applies to print, so it does not.
+fn hidden_by_display_class(class: &str) -> bool {
+    let mut none = false;
+    for token in class.split_ascii_whitespace() {
+        if token == "d-none" {
+            none = true;
+        } else if let Some(rest) = token.strip_prefix("d-")
+            && let Some((breakpoint, display)) = rest.split_once('-')
+            && matches!(breakpoint, "sm" | "md" | "lg" | "xl" | "xxl")
+            && display != "none"
+        {
+            return false;
+        }
+    }
+    none
 }
 
 /// Headings that open a page's comment section ("Comments", "13
@@ -596,7 +622,19 @@ pub(crate) fn is_comment_heading(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_comment_heading;
+    use super::{hidden_by_display_class, is_comment_heading};
+
+    #[test]
+    fn d_none_hides_unless_a_responsive_class_shows_it_again() {
+        assert!(hidden_by_display_class("d-none"));
+        assert!(hidden_by_display_class("label d-none"));
+        assert!(hidden_by_display_class("d-none d-print-block"));
+        assert!(hidden_by_display_class("d-none d-md-none"));
+        assert!(!hidden_by_display_class("d-none d-md-block"));
+        assert!(!hidden_by_display_class("d-lg-flex d-none"));
+        assert!(!hidden_by_display_class("d-none-ish"));
+        assert!(!hidden_by_display_class("d-block"));
+    }
 
     #[test]
     fn comment_section_headings_are_recognised() {
