@@ -181,6 +181,11 @@ impl Bounded<'_> {
         }
         out
     }
+
+    /// The words of [`Bounded::described`] alone, for a list of warnings.
+    pub(crate) fn warnings(&self) -> impl Iterator<Item = String> + use<> {
+        self.described().into_iter().map(|(_, words)| words)
+    }
 }
 
 /// A page within its bounds, and which bounds it went past.

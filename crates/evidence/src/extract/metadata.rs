@@ -92,6 +92,15 @@ fn title_words(part: &str) -> usize {
     }
 }
 
+/// The `<time>` dates used when none is marked as the publication date.
+#[derive(Default)]
+struct TimeFallbacks {
+    /// The first unmarked `<time datetime>`.
+    datetime: Option<String>,
+    /// The first `<time>` without `datetime` whose text is a date.
+    text: Option<String>,
+}
+
 /// Meta facts gathered in one pass.
 #[derive(Default, Debug)]
 pub(crate) struct PageMeta {
@@ -121,10 +130,7 @@ impl PageMeta {
     /// Reads the metadata elements of `dom`.
     pub(crate) fn collect(dom: &Dom<'_>) -> PageMeta {
         let mut m = PageMeta::default();
-        // A `<time datetime>` not marked as the publication date, used only
-        // when no marked one is found; then a `<time>` whose text is a date.
-        let mut time_fallback: Option<String> = None;
-        let mut time_text: Option<String> = None;
+        let mut times = TimeFallbacks::default();
         for (i, node) in dom.nodes.iter().enumerate() {
             let ix = i as NodeIx;
             let Some(el) = node.el else { continue };
@@ -148,11 +154,7 @@ impl PageMeta {
                 Tag::Heading(1) if m.first_h1.is_none() => {
                     m.first_h1 = non_empty(dom.text_of(ix, 400));
                 }
-                Tag::Time if el.attr("datetime").is_some() => m.time(el, &mut time_fallback),
-                Tag::Time if time_text.is_none() => {
-                    time_text =
-                        non_empty(dom.text_of(ix, 80)).filter(|t| normalize_date(t).is_some());
-                }
+                Tag::Time => m.time(dom, ix, el, &mut times),
                 _ => {}
             }
             if node.tag != Tag::Meta
@@ -165,9 +167,7 @@ impl PageMeta {
             }
         }
         if m.time_datetime.is_none() {
-            // The HTML standard reads a `<time>` without `datetime` from its
-            // text.
-            m.time_datetime = time_fallback.or(time_text);
+            m.time_datetime = times.datetime.or(times.text);
         }
         m
     }
@@ -184,11 +184,23 @@ impl PageMeta {
         }
     }
 
-    /// `<time datetime>`: one marked as the publication date (`pubdate`,
-    /// `itemprop`, a `publish` class) wins; the first other one is kept
-    /// in `fallback`.
-    fn time(&mut self, el: &scraper::node::Element, fallback: &mut Option<String>) {
+    /// `<time>`: one with a `datetime` marked as the publication date
+    /// (`pubdate`, `itemprop`, a `publish` class) wins; the first other one
+    /// with a `datetime`, then the first one whose text is a date (the HTML
+    /// standard reads a `<time>` without `datetime` from its text), are kept
+    /// in `fallbacks`.
+    fn time(
+        &mut self,
+        dom: &Dom<'_>,
+        ix: NodeIx,
+        el: &scraper::node::Element,
+        fallbacks: &mut TimeFallbacks,
+    ) {
         let Some(dt) = el.attr("datetime") else {
+            if fallbacks.text.is_none() {
+                fallbacks.text =
+                    non_empty(dom.text_of(ix, 80)).filter(|t| normalize_date(t).is_some());
+            }
             return;
         };
         let marked = el.attr("pubdate").is_some()
@@ -200,8 +212,8 @@ impl PageMeta {
                 .is_some_and(|c| c.to_ascii_lowercase().contains("publish"));
         if marked && self.time_datetime.is_none() {
             self.time_datetime = Some(dt.to_owned());
-        } else if fallback.is_none() {
-            *fallback = Some(dt.to_owned());
+        } else if fallbacks.datetime.is_none() {
+            fallbacks.datetime = Some(dt.to_owned());
         }
     }
 

@@ -653,7 +653,8 @@ fn tidy_blocks(mut blocks: Vec<Block>, title: Option<&str>, h1: Option<&str>) ->
         Some(k) if blocks[..k].iter().all(|b| text_weight(&b.text) < 80) => k + 1,
         _ => 0,
     };
-    // A heading that opens the comment section ends the article.
+    // A heading that opens the comment section ends the article; the
+    // page's first block never does.
     let mut end = blocks
         .iter()
         .enumerate()

@@ -178,7 +178,7 @@ impl Capture {
 /// `https://github.com/`).
 pub(crate) fn read_page(html: &str, base: Option<&Url>) -> Page {
     let bounded = crate::nesting::bound_markup(html, &Default::default());
-    let cuts = bounded.described().into_iter().map(|(_, w)| w).collect();
+    let cuts = bounded.warnings().collect();
     let doc = Html::parse_document(&bounded.html);
     let default_base = Url::parse("https://github.com/").expect("valid URL");
     let mut walk = Walk::new(base.unwrap_or(&default_base));

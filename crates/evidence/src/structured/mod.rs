@@ -398,7 +398,7 @@ impl StructuredExtractor {
         json_ld: &[Value],
         warnings: &mut Vec<String>,
     ) -> Vec<Candidate> {
-        warnings.extend(bounded.described().into_iter().map(|(_, w)| w));
+        warnings.extend(bounded.warnings());
         let mut candidates = self.candidates(&bounded.html, json_ld);
         if candidates.len() > MAX_CANDIDATES {
             warnings.push(format!(
