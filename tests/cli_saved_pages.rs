@@ -139,3 +139,20 @@ fn url_with_several_files_is_a_usage_error() {
     );
     assert_eq!(out.status.code(), Some(2), "stderr: {}", text(&out.stderr));
 }
+
+#[test]
+fn markup_the_parser_repairs_prints_no_parser_log_lines() {
+    // Text inside a table but outside its cells is moved before the table
+    // (the HTML standard's foster parenting); the parser logs that as a
+    // warning, which is its own news, not the user's.
+    let page = "<html><body><article><table>Ferrets are fostered out of tables.<tr><td>cell</td></tr></table><p>Ferrets sleep for up to eighteen hours a day and are most active at dawn and dusk, when they explore, play and hunt.</p></article></body></html>";
+    let dir = pages();
+    let out = ferret(&dir, &["fetch", "--from-file", "-"], Some(page));
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Ferrets are fostered out of tables."),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(text(&out.stderr), "", "no log lines on stderr");
+}

@@ -24,9 +24,10 @@ static SPINNER: Mutex<Option<ProgressBar>> = Mutex::new(None);
 const OWN_TARGETS: &str = "ferret";
 
 /// Libraries whose log lines are expected noise rather than news (the CDP
-/// client reports every closed browser connection as an error): off unless
-/// `RUST_LOG` names them.
-const QUIET_TARGETS: &[&str] = &["chromiumoxide"];
+/// client reports every closed browser connection as an error; the HTML
+/// parser warns about markup it repairs as the standard says, such as text
+/// moved out of a table): off unless `RUST_LOG` names them.
+const QUIET_TARGETS: &[&str] = &["chromiumoxide", "html5ever"];
 
 /// How much the CLI says on stderr (`-v` counted, `-q`).
 #[derive(Debug, Clone, Copy, Default)]
