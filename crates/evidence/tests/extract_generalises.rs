@@ -6,7 +6,9 @@
 //! teaser list, a slideshow's caption is its text, a CJK sentence weighs
 //! what it says, a quotation or a list is read with the text around it, a
 //! thread's posts come without their posters' cards, chrome named in other
-//! languages is chrome, a display class hides text, and valid UTF-8 beats a wrong legacy declaration.
+//! languages is chrome, a display class hides text, a paragraph that links
+//! the names it mentions is prose, and valid UTF-8 beats a wrong legacy
+//! declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -515,4 +517,36 @@ fn text_hidden_by_a_display_class_is_not_read_unless_a_wider_screen_shows_it() {
     assert!(!out.text.contains("begin-marker"), "{}", out.text);
     assert!(!out.text.contains("print-only"), "{}", out.text);
     assert!(out.text.contains("hammocks and blankets"), "{}", out.text);
+}
+
+#[test]
+fn paragraphs_that_link_the_names_they_mention_are_prose() {
+    // Two of the four paragraphs link most of the names in them (40% of
+    // their text is links): they are still sentences of the article, not a
+    // link list, so the article is read whole and not cut to the one
+    // paragraph without links.
+    let html = "<html><head><title>Ferret show opens in the capital</title></head><body>\
+        <header><h2>Ferret show opens in the capital</h2><div class=\"byline\">By Staff • Nov 6</div></header>\
+        <article><section>\
+        <p>Fans of the ferret show: we have shown you the <a href=\"/a\">posters</a>, the <a href=\"/b\">secrets of the stage</a>, and some <a href=\"/c\">first-look interviews</a>.</p>\
+        <p>Now we bring you the first photographs from the opening night, with the ferrets in their costumes running the maze while a full hall cheers them on to the finish.</p>\
+        <p>The show, which runs until the end of the year, also stars the trainers <a href=\"/d\">Ann Holloway</a>, <a href=\"/e\">Russel Crane</a>, Amy Seyfert, <a href=\"/f\">Sasha Baron Cole</a>, <a href=\"/g\">Helen Bonham Cart</a>, Aaron Tevet and the award winner <a href=\"/h\">Eddie Redman</a>.</p>\
+        <p>See the photographs below.</p>\
+        </section></article></body></html>";
+    let out = run(html);
+    assert!(
+        out.text.contains("we have shown you the posters"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.contains("also stars the trainers Ann Holloway"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.contains("See the photographs below."),
+        "{}",
+        out.text
+    );
 }

@@ -14,7 +14,7 @@
 //! small; a lone big comment thread or a sidebar full of teasers loses to the
 //! tighter container.
 
-use super::dom::{Dom, NodeIx, Tag, measure, text_weight};
+use super::dom::{Dom, NodeIx, Tag, text_weight};
 use super::vocabulary::Hint;
 
 /// The largest headline area read from a page without readable content.
@@ -24,8 +24,13 @@ pub(crate) const HEADLINE_AREA_MAX_CHARS: u32 = 1500;
 const JUNK_WEIGHT: f32 = 1.0;
 /// Fewest non-link characters a block needs to count as prose.
 const MIN_PROSE_CHARS: u32 = 30;
-/// Highest link density a prose block may have.
+/// Highest link density a prose block may have…
 const MAX_PROSE_LINK_DENSITY: f32 = 0.33;
+/// …or, when its own words make a long sentence or more (a paragraph that
+/// links the names it mentions), this density.
+const MAX_LINKED_PROSE_LINK_DENSITY: f32 = 0.5;
+/// Fewest non-link characters of such a paragraph.
+const LINKED_PROSE_MIN_CHARS: u32 = 100;
 /// Weight of short non-link text (labels, datelines) as junk.
 const SHORT_TEXT_JUNK: f32 = 0.3;
 /// A boilerplate-flagged element holding at least this many prose
@@ -58,7 +63,7 @@ const ARTICLE_BODY_BONUS: f32 = 0.15;
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct Stats {
     /// Visible text in the subtree, in characters weighed by
-    /// [`measure`](super::dom::measure): whitespace runs count once, a CJK
+    /// [`text_weight`](super::dom::text_weight): whitespace runs count once, a CJK
     /// character counts as a few letters. Every length below is in this unit.
     pub len: u32,
     /// Characters inside links in the subtree.
@@ -67,8 +72,6 @@ pub(crate) struct Stats {
     pub own_len: u32,
     /// Inline link characters owned directly by this block.
     pub own_link: u32,
-    /// Commas in the inline text owned by this block.
-    pub own_commas: u32,
     /// Prose characters in the subtree.
     pub good: f32,
     /// Junk characters (weighted) in the subtree.
@@ -118,8 +121,11 @@ impl Stats {
 
     /// The block's own text reads like prose.
     pub(crate) fn own_is_prose(&self) -> bool {
-        self.own_len.saturating_sub(self.own_link) >= MIN_PROSE_CHARS
-            && self.own_link_density() <= MAX_PROSE_LINK_DENSITY
+        let words = self.own_len.saturating_sub(self.own_link);
+        let density = self.own_link_density();
+        words >= MIN_PROSE_CHARS
+            && (density <= MAX_PROSE_LINK_DENSITY
+                || (words >= LINKED_PROSE_MIN_CHARS && density <= MAX_LINKED_PROSE_LINK_DENSITY))
     }
 }
 
@@ -370,15 +376,14 @@ fn own_text(dom: &Dom<'_>) -> (Vec<Stats>, Vec<bool>) {
         };
         in_link[i] = node.tag == Tag::A || (!root && in_link[p]);
         if node.tag == Tag::Text {
-            let m = measure(node.text);
+            let chars = text_weight(node.text);
             let owner = block[i] as usize;
-            stats[i].len = m.chars;
+            stats[i].len = chars;
             if in_link[i] {
-                stats[i].link_len = m.chars;
-                stats[owner].own_link += m.chars;
+                stats[i].link_len = chars;
+                stats[owner].own_link += chars;
             }
-            stats[owner].own_len += m.chars;
-            stats[owner].own_commas += m.commas;
+            stats[owner].own_len += chars;
         }
     }
     (stats, in_link)

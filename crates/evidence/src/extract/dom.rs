@@ -453,28 +453,17 @@ impl Iterator for Children<'_, '_> {
 /// four times as many characters.
 pub(crate) const WIDE_CHAR_WEIGHT: u32 = 3;
 
-/// Text weight and comma count of a piece of text.
-#[derive(Clone, Copy, Default, Debug)]
-pub(crate) struct TextMeasure {
-    /// Characters, with each whitespace run counted as one and each CJK
-    /// character (ideograph, kana, Hangul syllable) as [`WIDE_CHAR_WEIGHT`],
-    /// so that every length threshold means the same amount of text in any
-    /// language.
-    pub chars: u32,
-    /// Commas (ASCII and the CJK full-width/ideographic ones).
-    pub commas: u32,
-}
-
-/// Measures a text node: its weight (see [`TextMeasure::chars`]) and
-/// commas. Works on bytes (UTF-8 continuation bytes are not counted).
-pub(crate) fn measure(text: &str) -> TextMeasure {
+/// The weight of `text`, the unit every length threshold of the extractor
+/// is written in: characters, with each whitespace run counted as one and
+/// each CJK character (ideograph, kana, Hangul syllable) as
+/// [`WIDE_CHAR_WEIGHT`], so that every threshold means the same amount of
+/// text in any language. Works on bytes (UTF-8 continuation bytes are not
+/// counted).
+pub(crate) fn text_weight(text: &str) -> u32 {
     let mut chars = 0u32;
-    let mut commas = 0u32;
     let mut in_space = true;
     let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    for (i, &b) in bytes.iter().enumerate() {
         if b.is_ascii_whitespace() {
             if !in_space {
                 chars += 1;
@@ -483,27 +472,12 @@ pub(crate) fn measure(text: &str) -> TextMeasure {
         } else if b & 0xC0 != 0x80 {
             in_space = false;
             chars += 1;
-            if b == b',' {
-                commas += 1;
-            } else if b & 0xF0 == 0xE0 {
-                let point = three_byte_point(b, bytes.get(i + 1..i + 3));
-                if point == 0xFF0C || point == 0x3001 {
-                    // "，" and "、"
-                    commas += 1;
-                } else if is_wide(point) {
-                    chars += WIDE_CHAR_WEIGHT - 1;
-                }
+            if b & 0xF0 == 0xE0 && is_wide(three_byte_point(b, bytes.get(i + 1..i + 3))) {
+                chars += WIDE_CHAR_WEIGHT - 1;
             }
         }
-        i += 1;
     }
-    TextMeasure { chars, commas }
-}
-
-/// The weight of `text` (see [`TextMeasure::chars`]), the unit every length
-/// threshold of the extractor is written in.
-pub(crate) fn text_weight(text: &str) -> u32 {
-    measure(text).chars
+    chars
 }
 
 /// Whether `text` has a CJK character (see [`is_wide`]).
@@ -533,18 +507,16 @@ fn is_wide(point: u32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{WIDE_CHAR_WEIGHT, measure};
+    use super::{WIDE_CHAR_WEIGHT, text_weight};
 
     #[test]
     fn cjk_characters_weigh_more_than_letters_and_punctuation_does_not() {
-        assert_eq!(measure("  a  b ").chars, 4);
-        assert_eq!(measure("今年").chars, 2 * WIDE_CHAR_WEIGHT);
-        assert_eq!(measure("ひらカタ한글").chars, 6 * WIDE_CHAR_WEIGHT);
+        assert_eq!(text_weight("  a  b "), 4);
+        assert_eq!(text_weight("今年"), 2 * WIDE_CHAR_WEIGHT);
+        assert_eq!(text_weight("ひらカタ한글"), 6 * WIDE_CHAR_WEIGHT);
         // Ideographic punctuation and full-width forms count once.
-        let m = measure("雪，雪、雪。（１）");
-        assert_eq!(m.chars, 3 * WIDE_CHAR_WEIGHT + 6);
-        assert_eq!(m.commas, 2);
+        assert_eq!(text_weight("雪，雪、雪。（１）"), 3 * WIDE_CHAR_WEIGHT + 6);
         // Other multi-byte letters count once.
-        assert_eq!(measure("éßж").chars, 3);
+        assert_eq!(text_weight("éßж"), 3);
     }
 }
