@@ -7,7 +7,8 @@
 //! what it says, a quotation or a list is read with the text around it, a
 //! thread's posts come without their posters' cards, chrome named in other
 //! languages is chrome, a display class hides text, a paragraph that links
-//! the names it mentions is prose, and valid UTF-8 beats a wrong legacy
+//! the names it mentions is prose, a link list beside a post does not cut
+//! the post short, and valid UTF-8 beats a wrong legacy
 //! declaration.
 //! Pages are written here; no site names or classes of one site.
 
@@ -549,4 +550,29 @@ fn paragraphs_that_link_the_names_they_mention_are_prose() {
         "{}",
         out.text
     );
+}
+
+#[test]
+fn a_link_list_under_the_post_does_not_cut_the_post_to_one_paragraph() {
+    // The post's three paragraphs share their container with a long list
+    // of tag links. A render leaves the list out, so its links do not count
+    // against reading the post whole.
+    let tags: String = (0..40)
+        .map(|k| format!("<li><a href=\"/tags/{k}\">Ferret tag {k}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><article><h1>Ferret sleep</h1><div>\
+         <p>{PARA} {PARA}</p>\
+         <p>The keepers we spoke to agree that a dark, quiet corner and a soft hammock matter more than any toy, and that a ferret woken too often grows irritable.</p>\
+         <p>In this episode the vet explains why young ferrets sleep even longer than adults, and what a sudden change in their sleep can tell an owner about their health.</p>\
+         <p>Tags:</p><ul>{tags}</ul></div></article></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("a soft hammock matter more"),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("what a sudden change"), "{}", out.text);
+    assert!(!out.text.contains("Ferret tag"), "{}", out.text);
 }

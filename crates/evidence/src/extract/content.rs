@@ -31,6 +31,10 @@ const MAX_PROSE_LINK_DENSITY: f32 = 0.33;
 const MAX_LINKED_PROSE_LINK_DENSITY: f32 = 0.5;
 /// Fewest non-link characters of such a paragraph.
 const LINKED_PROSE_MIN_CHARS: u32 = 100;
+/// A container with more of its text in links than this…
+const LINK_LIST_DENSITY: f32 = 0.5;
+/// …and less than this share of it prose is a link list.
+const LINK_LIST_MAX_PROSE_SHARE: f32 = 0.3;
 /// Weight of short non-link text (labels, datelines) as junk.
 const SHORT_TEXT_JUNK: f32 = 0.3;
 /// A boilerplate-flagged element holding at least this many prose
@@ -117,6 +121,14 @@ impl Stats {
     /// Shown junk besides the short lines: links and link-heavy blocks.
     fn chrome_junk(&self) -> f32 {
         self.shown_junk() - SHORT_TEXT_JUNK * self.short
+    }
+
+    /// The subtree is a list of links (a container that is mostly links and
+    /// has little prose), which a render leaves out.
+    pub(crate) fn is_link_list(&self) -> bool {
+        self.len > 0
+            && self.link_density() > LINK_LIST_DENSITY
+            && self.good < LINK_LIST_MAX_PROSE_SHARE * self.len as f32
     }
 
     /// The block's own text reads like prose.
@@ -639,6 +651,11 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
                 s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
                 s.short += non_link;
             }
+        }
+        if node.tag.is_container() && s.is_link_list() {
+            // A render leaves a link list out: none of it is shown.
+            s.hidden_junk = s.junk;
+            s.short = 0.0;
         }
         let p = node.parent as usize;
         if p != i {

@@ -15,8 +15,6 @@ use super::{Block, BlockKind, Link};
 
 /// Fewest prose characters that keep a page header or caption-like subtree.
 const KEEP_MINOR_GOOD: f32 = 150.0;
-/// Link density above which a container inside the content is a link list.
-const LINK_LIST_DENSITY: f32 = 0.5;
 
 /// How to render.
 pub(crate) struct RenderOptions<'u> {
@@ -177,7 +175,7 @@ impl Writer<'_, '_, '_> {
                 && !self.opts.keep_link_paragraphs
                 && !self.opts.keep_minor =>
             {
-                s.len > 0 && s.link_density() > LINK_LIST_DENSITY && s.good < 0.3 * s.len as f32
+                s.is_link_list()
             }
             _ => false,
         }
