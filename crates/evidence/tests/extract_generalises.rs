@@ -8,8 +8,8 @@
 //! thread's posts come without their posters' cards, chrome named in other
 //! languages is chrome, a display class hides text, a paragraph that links
 //! the names it mentions is prose, a link list beside a post does not cut
-//! the post short, and valid UTF-8 beats a wrong legacy
-//! declaration.
+//! the post short, an author box is chrome however its class joins its
+//! words, and valid UTF-8 beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -575,4 +575,30 @@ fn a_link_list_under_the_post_does_not_cut_the_post_to_one_paragraph() {
     );
     assert!(out.text.contains("what a sudden change"), "{}", out.text);
     assert!(!out.text.contains("Ferret tag"), "{}", out.text);
+}
+
+#[test]
+fn an_author_box_under_the_post_is_not_the_article_however_its_name_is_joined() {
+    // The same bio box under a two-paragraph post, named the ways themes
+    // join words: hyphens, underscores, run together.
+    let bio = "Jane Example is a chemist who works on medicines you have hopefully never heard of. She enjoys cooking to bluegrass music, walking her two ferrets along the canal, and writing about the history of laboratory glassware.";
+    for name in [
+        "about_the_author",
+        "about-the-author",
+        "author_box",
+        "authorbox",
+        "author_description",
+        "author_bio",
+    ] {
+        let html = format!(
+            "<html><head><title>Ferret sleep</title></head><body><div class=\"post\"><h1>Ferret sleep</h1><div class=\"entry\"><p>{PARA}</p><p>{PARA} They wake for meals.</p><div class=\"{name}\"><p>{bio}</p></div></div></div></body></html>"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("They wake for meals."),
+            "{name}: {}",
+            out.text
+        );
+        assert!(!out.text.contains("bluegrass"), "{name}: {}", out.text);
+    }
 }
