@@ -9,7 +9,8 @@
 //! languages is chrome, a display class hides text, a paragraph that links
 //! the names it mentions is prose, a link list beside a post does not cut
 //! the post short, an author box is chrome however its class joins its
-//! words, and valid UTF-8 beats a wrong legacy declaration.
+//! words, the line that files a blog post is not part of it, and valid
+//! UTF-8 beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -600,5 +601,23 @@ fn an_author_box_under_the_post_is_not_the_article_however_its_name_is_joined() 
             out.text
         );
         assert!(!out.text.contains("bluegrass"), "{name}: {}", out.text);
+    }
+}
+
+#[test]
+fn the_line_that_files_a_blog_post_is_not_part_of_it() {
+    // Blog themes close a post with a line that files it, in the post's own
+    // container: which categories, when, how to follow the replies.
+    let filed = "This entry was posted on Saturday, August 25th, 2012 at 12:23 am and is filed under <a href=\"/c/pets\">Pets</a>, <a href=\"/c/sleep\">Sleep</a>. You can follow any responses to this entry through the feed. You can leave a response, or trackback from your own site.";
+    for closing in [
+        format!("<p class=\"postmetadata alt\"><small>{filed}</small></p>"),
+        format!("<div class=\"entry-utility\">{filed}</div>"),
+    ] {
+        let html = format!(
+            "<html><head><title>Ferret sleep</title></head><body><div class=\"post\"><h2>Ferret sleep</h2><div class=\"entry\"><p>{PARA}</p><p>{PARA} They wake for meals.</p>{closing}</div></div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("They wake for meals."), "{}", out.text);
+        assert!(!out.text.contains("This entry was posted"), "{}", out.text);
     }
 }

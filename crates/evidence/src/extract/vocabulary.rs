@@ -207,6 +207,11 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("authorbox", Fit::Anywhere, Meaning::Strong),
     ("author-description", Fit::Anywhere, Meaning::Strong),
     ("copyright", Fit::Prefix, Meaning::Boilerplate),
+    // the line under a blog post that files it ("This entry was posted in
+    // … Bookmark the permalink"; a few themes put their byline in it, which
+    // is chrome to the text as well)
+    ("postmetadata", Fit::Anywhere, Meaning::Boilerplate),
+    ("entry-utility", Fit::Anywhere, Meaning::Boilerplate),
     // the poster's card beside each post of a forum or Q&A thread (name,
     // rank, join date, post count, reputation) and the signature under it
     ("postprofile", Fit::Anywhere, Meaning::Boilerplate),
