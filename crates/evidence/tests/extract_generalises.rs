@@ -9,8 +9,9 @@
 //! languages is chrome, a display class hides text, a paragraph that links
 //! the names it mentions is prose, a link list beside a post does not cut
 //! the post short, an author box is chrome however its class joins its
-//! words, the line that files a blog post is not part of it, and valid
-//! UTF-8 beats a wrong legacy declaration.
+//! words, the line that files a blog post is not part of it, a list the
+//! article announces is read even when it is all links, and valid UTF-8
+//! beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -620,4 +621,26 @@ fn the_line_that_files_a_blog_post_is_not_part_of_it() {
         assert!(out.text.contains("They wake for meals."), "{}", out.text);
         assert!(!out.text.contains("This entry was posted"), "{}", out.text);
     }
+}
+
+#[test]
+fn a_list_the_article_announces_is_read_even_when_it_is_all_links() {
+    // The post ends on a sentence that announces a list of linked titles
+    // (each a headline-like link with its author): the list is the post's.
+    // Under it, a related-stories list under its short label is not.
+    let papers: String = (1..=7)
+        .map(|k| format!("<li><a href=\"/papers/{k}\">Sleep patterns of the domestic ferret, study {k}</a> by Author {k}</li>"))
+        .collect();
+    let related: String = (1..=5)
+        .map(|k| format!("<li><a href=\"/news/{k}\">Another ferret story from our newsroom, number {k}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep papers</title></head><body><div class=\"post\"><h1>Ferret sleep papers</h1><div class=\"entry\">\
+         <p>{PARA}</p><p>{PARA} We are delighted to publish a collection of papers on the subject. The seven papers in this special issue of the journal are: </p>\
+         <ul>{papers}</ul><p>More ferret stories from us:</p><ul>{related}</ul></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("study 1"), "{}", out.text);
+    assert!(out.text.contains("study 7 by Author 7"), "{}", out.text);
+    assert!(!out.text.contains("from our newsroom"), "{}", out.text);
 }

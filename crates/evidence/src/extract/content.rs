@@ -149,6 +149,9 @@ pub(crate) struct Analysis {
     pub boiler: Vec<bool>,
     /// The node is the top of a teaser list (cards of headline links).
     pub teaser_root: Vec<bool>,
+    /// The node is inside a list the article announces (see
+    /// [`announced_list`]): its links are the article's text.
+    pub announced: Vec<bool>,
     /// The heading that shows the page's headline, if one does.
     pub headline: Option<NodeIx>,
     /// The headline's section (see [`headline_section`]).
@@ -167,10 +170,11 @@ impl Analysis {
             headline: h,
             section: headline_section(dom, h),
         });
-        let in_teaser = teaser_lists(dom, &stats, &in_link, anchor);
+        let announced = announced_lists(dom, &stats);
+        let in_teaser = teaser_lists(dom, &stats, &in_link, &announced, anchor);
         let raw = raw_prose(dom, &stats, &in_teaser);
         let boiler = boilerplate(dom, &raw, anchor);
-        score_prose(dom, &mut stats, &boiler, &in_teaser);
+        score_prose(dom, &mut stats, &boiler, &in_teaser, &announced);
         let teaser_root = (0..dom.len())
             .map(|i| {
                 let p = dom.nodes[i].parent as usize;
@@ -181,6 +185,7 @@ impl Analysis {
             stats,
             boiler,
             teaser_root,
+            announced,
             headline,
             section: anchor.map(|a| a.section),
         }
@@ -413,7 +418,7 @@ fn sum_text(dom: &Dom<'_>, stats: &mut [Stats]) {
     }
 }
 
-/// Pass 3, top-down: nodes inside teaser lists (cards of headline links
+/// Pass 4, top-down: nodes inside teaser lists (cards of headline links
 /// with short summaries).
 ///
 /// The ancestors of the headline's heading are never teaser lists: an
@@ -423,6 +428,7 @@ fn teaser_lists(
     dom: &Dom<'_>,
     stats: &[Stats],
     in_link: &[bool],
+    announced: &[bool],
     anchor: Option<Anchor>,
 ) -> Vec<bool> {
     let n = dom.len();
@@ -436,7 +442,8 @@ fn teaser_lists(
             in_teaser[i] = true;
         } else if dom.nodes[i].tag.is_container() && stats[i].len > 0 && !holds_headline {
             let teaser = is_teaser_list(dom, stats, in_link, ix);
-            in_teaser[i] = teaser && !lead.as_mut().is_some_and(|l| l.claims(dom, ix));
+            in_teaser[i] =
+                teaser && !lead.as_mut().is_some_and(|l| l.claims(dom, ix)) && !announced[i];
         }
         if let Some(l) = lead.as_mut() {
             l.pass(stats, ix);
@@ -563,7 +570,7 @@ pub(crate) fn squash(s: &str) -> String {
         .collect()
 }
 
-/// Pass 4, bottom-up: prose characters per subtree regardless of
+/// Pass 5, bottom-up: prose characters per subtree regardless of
 /// boilerplate, and which subtrees hold a named article body (to recognise
 /// flagged elements that are really page wrappers).
 fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> RawProse {
@@ -600,7 +607,7 @@ struct RawProse {
     holds_body: Vec<bool>,
 }
 
-/// Pass 5, top-down: which flagged subtrees really are boilerplate. A
+/// Pass 6, top-down: which flagged subtrees really are boilerplate. A
 /// flagged element that holds a named article body, or most of the page's
 /// prose, is a wrapper whose class happens to mention chrome
 /// (`page-ad-margins`); comment sections always stay out.
@@ -632,8 +639,45 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
     boiler
 }
 
-/// Pass 6, bottom-up: prose and junk per subtree.
-fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &[bool]) {
+/// Fewest non-link characters of a paragraph that announces a list.
+const ANNOUNCING_MIN_CHARS: u32 = 80;
+
+/// The container at `ix` is a list that a sentence of the article
+/// announces: the paragraph just before it is prose of some length and
+/// ends with a colon ("The seven papers in this guest-edited issue are:").
+/// Such a list is the article's even when it is all links, unlike a
+/// related-posts list under its label ("More stories from our site:").
+fn announced_list(dom: &Dom<'_>, stats: &[Stats], ix: NodeIx) -> bool {
+    dom.previous_element(ix).is_some_and(|p| {
+        let s = &stats[p as usize];
+        s.own_is_prose()
+            && s.own_len.saturating_sub(s.own_link) >= ANNOUNCING_MIN_CHARS
+            && dom.last_text(p).is_some_and(|t| t.ends_with(':'))
+    })
+}
+
+/// Pass 3, top-down: the nodes inside a list (`ul`, `ol`, `dl`) that the
+/// article announces.
+fn announced_lists(dom: &Dom<'_>, stats: &[Stats]) -> Vec<bool> {
+    let mut inside = vec![false; dom.len()];
+    for i in 0..dom.len() {
+        let node = dom.nodes[i];
+        let p = node.parent as usize;
+        inside[i] = (p != i && inside[p])
+            || (matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl)
+                && announced_list(dom, stats, i as NodeIx));
+    }
+    inside
+}
+
+/// Pass 7, bottom-up: prose and junk per subtree.
+fn score_prose(
+    dom: &Dom<'_>,
+    stats: &mut [Stats],
+    boiler: &[bool],
+    in_teaser: &[bool],
+    announced: &[bool],
+) {
     for i in (0..dom.len()).rev() {
         let node = dom.nodes[i];
         let s = &mut stats[i];
@@ -647,15 +691,21 @@ fn score_prose(dom: &Dom<'_>, stats: &mut [Stats], boiler: &[bool], in_teaser: &
             } else if s.own_is_prose() && !node.hint.has(Hint::MINOR) {
                 s.good += non_link;
                 s.junk += s.own_link as f32 * 0.5;
+            } else if announced[i] {
+                // An item of an announced list, links and all, is a short
+                // line of the article.
+                let len = s.own_len as f32;
+                s.junk += len * SHORT_TEXT_JUNK;
+                s.short += len;
             } else {
                 s.junk += s.own_link as f32 + non_link * SHORT_TEXT_JUNK;
                 s.short += non_link;
             }
         }
-        if node.tag.is_container() && s.is_link_list() {
+        if node.tag.is_container() && stats[i].is_link_list() && !announced[i] {
             // A render leaves a link list out: none of it is shown.
-            s.hidden_junk = s.junk;
-            s.short = 0.0;
+            stats[i].hidden_junk = stats[i].junk;
+            stats[i].short = 0.0;
         }
         let p = node.parent as usize;
         if p != i {

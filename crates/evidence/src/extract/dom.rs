@@ -387,6 +387,39 @@ impl<'a> Dom<'a> {
         }
     }
 
+    /// The element just before `ix` under the same parent, when only
+    /// whitespace lies between them.
+    pub(crate) fn previous_element(&self, ix: NodeIx) -> Option<NodeIx> {
+        let parent = self.nodes[ix as usize].parent;
+        if parent == ix {
+            return None;
+        }
+        let mut previous = None;
+        for child in self.children(parent) {
+            if child == ix {
+                return previous;
+            }
+            let node = &self.nodes[child as usize];
+            if node.tag != Tag::Text {
+                previous = Some(child);
+            } else if !node.text.trim().is_empty() {
+                previous = None;
+            }
+        }
+        None
+    }
+
+    /// The last visible text in the subtree at `ix`, trimmed.
+    pub(crate) fn last_text(&self, ix: NodeIx) -> Option<&'a str> {
+        let end = self.nodes[ix as usize].end as usize;
+        self.nodes[ix as usize..end]
+            .iter()
+            .rev()
+            .filter(|n| n.tag == Tag::Text)
+            .map(|n| n.text.trim())
+            .find(|t| !t.is_empty())
+    }
+
     /// The text of the subtree at `ix`, whitespace collapsed, at most about
     /// `max_chars` characters.
     pub(crate) fn text_of(&self, ix: NodeIx, max_chars: usize) -> String {

@@ -175,7 +175,7 @@ impl Writer<'_, '_, '_> {
                 && !self.opts.keep_link_paragraphs
                 && !self.opts.keep_minor =>
             {
-                s.is_link_list()
+                s.is_link_list() && !self.analysis.announced[i]
             }
             _ => false,
         }
@@ -513,7 +513,8 @@ impl Writer<'_, '_, '_> {
             && own_density > 0.5
             && s.own_len.saturating_sub(s.own_link) < 40
         {
-            return false;
+            // An item of a list the article announces is the article's.
+            return self.analysis.announced[ix as usize];
         }
         true
     }
