@@ -10,8 +10,9 @@
 //! the names it mentions is prose, a link list beside a post does not cut
 //! the post short, an author box is chrome however its class joins its
 //! words, the line that files a blog post is not part of it, a list the
-//! article announces is read even when it is all links, and valid UTF-8
-//! beats a wrong legacy declaration.
+//! article announces is read even when it is all links, a legal notice
+//! longer than a short article stays chrome, and valid UTF-8 beats a wrong
+//! legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -643,4 +644,18 @@ fn a_list_the_article_announces_is_read_even_when_it_is_all_links() {
     assert!(out.text.contains("study 1"), "{}", out.text);
     assert!(out.text.contains("study 7 by Author 7"), "{}", out.text);
     assert!(!out.text.contains("from our newsroom"), "{}", out.text);
+}
+
+#[test]
+fn a_legal_notice_longer_than_a_short_article_stays_chrome() {
+    // The site's footer notice, in the headline's section after the
+    // article, holds more prose than the three-paragraph article: it is
+    // still a footer, not a page wrapper whose class mentions chrome.
+    let legal = "The site and its logo are registered trademarks of the league, and all marks depicted herein are the property of the league and may not be reproduced without the prior written consent of their owners. ".repeat(4);
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div id=\"page\"><div id=\"wide\"><div class=\"article\"><h1>Ferret sleep</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div><div class=\"footer\">{legal}</div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("They wake for meals."), "{}", out.text);
+    assert!(!out.text.contains("registered trademarks"), "{}", out.text);
 }

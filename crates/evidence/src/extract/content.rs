@@ -488,12 +488,15 @@ fn headline_section(dom: &Dom<'_>, headline: NodeIx) -> NodeIx {
         .unwrap_or(headline)
 }
 
-/// `ix` holds the headline or follows it inside its section: where the
-/// article can be. Always true without a known headline.
-fn near_headline(dom: &Dom<'_>, anchor: Option<Anchor>, ix: NodeIx) -> bool {
+/// `ix` is the headline's own area: it holds the headline, or follows it
+/// inside its section with little prose between them (not a notice after
+/// the article). Always true without a known headline.
+fn headline_area_of(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>, ix: NodeIx) -> bool {
     anchor.is_none_or(|a| {
-        let section_end = dom.node(a.section).end;
-        dom.holds(ix, a.headline) || (dom.node(a.headline).end..section_end).contains(&ix)
+        let after = dom.node(a.headline).end;
+        let in_section = (after..dom.node(a.section).end).contains(&ix);
+        let between = raw.before[ix as usize] - raw.before[after as usize];
+        dom.holds(ix, a.headline) || (in_section && between <= LEAD_MAX_PROSE as f32)
     })
 }
 
@@ -575,15 +578,30 @@ pub(crate) fn squash(s: &str) -> String {
 /// flagged elements that are really page wrappers).
 fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> RawProse {
     let n = dom.len();
+    let own = |i: usize| {
+        let prose = !in_teaser[i]
+            && stats[i].own_is_prose()
+            && !matches!(dom.nodes[i].tag, Tag::Heading(_));
+        if prose {
+            stats[i].own_len.saturating_sub(stats[i].own_link) as f32
+        } else {
+            0.0
+        }
+    };
     let mut raw = RawProse {
         good: vec![0f32; n],
         blocks: vec![0u32; n],
         holds_body: vec![false; n],
+        before: vec![0f32; n + 1],
     };
+    for i in 0..n {
+        raw.before[i + 1] = raw.before[i] + own(i);
+    }
     for i in (0..n).rev() {
         let node = dom.nodes[i];
-        if !in_teaser[i] && stats[i].own_is_prose() && !matches!(node.tag, Tag::Heading(_)) {
-            raw.good[i] += stats[i].own_len.saturating_sub(stats[i].own_link) as f32;
+        let prose = own(i);
+        if prose > 0.0 {
+            raw.good[i] += prose;
             raw.blocks[i] += 1;
         }
         raw.holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
@@ -605,6 +623,9 @@ struct RawProse {
     blocks: Vec<u32>,
     /// The subtree holds an element named as the article body.
     holds_body: Vec<bool>,
+    /// Prose characters of the nodes before this one in document order
+    /// (its ancestors and everything that precedes it).
+    before: Vec<f32>,
 }
 
 /// Pass 6, top-down: which flagged subtrees really are boilerplate. A
@@ -628,8 +649,8 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
             // A wrapper holds a run of paragraphs, or the headline's own
             // area; one long blurb in a sidebar (a disclaimer, an "about
             // me") is chrome however long it is.
-            let article_like =
-                raw.blocks[i] >= WRAPPER_MIN_BLOCKS || near_headline(dom, anchor, i as NodeIx);
+            let article_like = raw.blocks[i] >= WRAPPER_MIN_BLOCKS
+                || headline_area_of(dom, raw, anchor, i as NodeIx);
             let wrapper = !node.hint.has(Hint::COMMENTS)
                 && (raw.holds_body[i]
                     || (holds_most_prose && article_like && !node.hint.has(Hint::STRONG)));
