@@ -11,7 +11,8 @@
 //! the post short, an author box is chrome however its class joins its
 //! words, the line that files a blog post is not part of it, a list the
 //! article announces is read even when it is all links, a legal notice
-//! longer than a short article stays chrome, and valid UTF-8 beats a wrong
+//! longer than a short article stays chrome, a headline edited between the
+//! title and the page is still the headline, and valid UTF-8 beats a wrong
 //! legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
@@ -658,4 +659,19 @@ fn a_legal_notice_longer_than_a_short_article_stays_chrome() {
     let out = run(&html);
     assert!(out.text.contains("They wake for meals."), "{}", out.text);
     assert!(!out.text.contains("registered trademarks"), "{}", out.text);
+}
+
+#[test]
+fn a_headline_edited_between_the_title_and_the_page_is_still_the_headline() {
+    // The title says "to sleep", the page's heading "sleep": the heading is
+    // still the headline, so the long footer notice after the short article
+    // is still chrome (see the test above).
+    let legal = "The site and its logo are registered trademarks of the league, and all marks depicted herein are the property of the league and may not be reproduced without the prior written consent of their owners. ".repeat(4);
+    let html = format!(
+        "<html><head><title>Ferrets to sleep longer in winter, study finds - Pet News</title></head><body><div id=\"page\"><div id=\"wide\"><div class=\"article\"><h1>Ferrets sleep longer in winter, study finds</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div><div class=\"footer\">{legal}</div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("They wake for meals."), "{}", out.text);
+    assert!(!out.text.contains("registered trademarks"), "{}", out.text);
+    assert!(!out.text.contains("study finds"), "{}", out.text);
 }

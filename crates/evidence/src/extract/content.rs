@@ -536,26 +536,68 @@ impl LeadList {
 const HEADLINE_MAX_CHARS: usize = 300;
 
 /// The first `<h1>`–`<h3>` whose text is the page's headline (the same
-/// letters and digits, or one containing the other when both are long),
-/// outside the page's chrome when one is: a blog's name in its sidebar
+/// letters and digits, or one containing the other when both are long; or
+/// failing that, nearly the same words), outside the page's chrome when one
+/// is: a blog's name in its sidebar
 /// ("Blog name: the post's own title") is not the post's headline.
-fn title_heading(dom: &Dom<'_>, title: &str) -> Option<NodeIx> {
-    let title = squash(title);
+fn title_heading(dom: &Dom<'_>, raw_title: &str) -> Option<NodeIx> {
+    let title = squash(raw_title);
     if text_weight(&title) < 8 {
         return None;
     }
-    let mut matching = (0..dom.len() as NodeIx).filter(|&ix| {
-        matches!(dom.node(ix).tag, Tag::Heading(1..=3)) && {
-            let heading = squash(&dom.text_of(ix, HEADLINE_MAX_CHARS));
-            text_weight(&heading) >= 8
-                && (heading == title || heading.contains(&title) || title.contains(&heading))
-        }
+    let headings =
+        || (0..dom.len() as NodeIx).filter(|&ix| matches!(dom.node(ix).tag, Tag::Heading(1..=3)));
+    let same = headings().filter(|&ix| {
+        let heading = squash(&dom.text_of(ix, HEADLINE_MAX_CHARS));
+        text_weight(&heading) >= 8
+            && (heading == title || heading.contains(&title) || title.contains(&heading))
     });
-    let first = matching.next()?;
+    if let Some(found) = first_outside_chrome(dom, same) {
+        return Some(found);
+    }
+    // The headline edited between the title and the page ("X to resume
+    // talks" above "X resumes talks"): nearly the same words.
+    let words = word_set(raw_title);
+    let edited = headings()
+        .filter(|&ix| same_words(&words, &word_set(&dom.text_of(ix, HEADLINE_MAX_CHARS))));
+    first_outside_chrome(dom, edited)
+}
+
+/// The first of `candidates` outside the page's chrome, else the first.
+fn first_outside_chrome(
+    dom: &Dom<'_>,
+    mut candidates: impl Iterator<Item = NodeIx>,
+) -> Option<NodeIx> {
+    let first = candidates.next()?;
     std::iter::once(first)
-        .chain(matching)
+        .chain(candidates)
         .find(|&ix| !in_chrome(dom, ix))
         .or(Some(first))
+}
+
+/// Fewest words of a headline matched by its words.
+const EDITED_HEADLINE_MIN_WORDS: usize = 4;
+/// Least share of their words two edited headlines share (Dice).
+const EDITED_HEADLINE_OVERLAP: f32 = 0.8;
+
+/// The lower-cased words of `text`.
+fn word_set(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Two word sets are nearly the same headline.
+fn same_words(
+    a: &std::collections::HashSet<String>,
+    b: &std::collections::HashSet<String>,
+) -> bool {
+    if a.len() < EDITED_HEADLINE_MIN_WORDS || b.len() < EDITED_HEADLINE_MIN_WORDS {
+        return false;
+    }
+    let shared = a.intersection(b).count();
+    2.0 * shared as f32 >= EDITED_HEADLINE_OVERLAP * (a.len() + b.len()) as f32
 }
 
 /// Whether an ancestor of `ix` is named as boilerplate (a sidebar, a
