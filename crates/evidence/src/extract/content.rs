@@ -418,6 +418,37 @@ fn sum_text(dom: &Dom<'_>, stats: &mut [Stats]) {
     }
 }
 
+/// Fewest non-link characters of a paragraph that announces a list.
+const ANNOUNCING_MIN_CHARS: u32 = 80;
+
+/// The container at `ix` is a list that a sentence of the article
+/// announces: the paragraph just before it is prose of some length and
+/// ends with a colon ("The seven papers in this guest-edited issue are:").
+/// Such a list is the article's even when it is all links, unlike a
+/// related-posts list under its label ("More stories from our site:").
+fn announced_list(dom: &Dom<'_>, stats: &[Stats], ix: NodeIx) -> bool {
+    dom.previous_element(ix).is_some_and(|p| {
+        let s = &stats[p as usize];
+        s.own_is_prose()
+            && s.own_len.saturating_sub(s.own_link) >= ANNOUNCING_MIN_CHARS
+            && dom.last_text(p).is_some_and(|t| t.ends_with(':'))
+    })
+}
+
+/// Pass 3, top-down: the nodes inside a list (`ul`, `ol`, `dl`) that the
+/// article announces.
+fn announced_lists(dom: &Dom<'_>, stats: &[Stats]) -> Vec<bool> {
+    let mut inside = vec![false; dom.len()];
+    for i in 0..dom.len() {
+        let node = dom.nodes[i];
+        let p = node.parent as usize;
+        inside[i] = (p != i && inside[p])
+            || (matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl)
+                && announced_list(dom, stats, i as NodeIx));
+    }
+    inside
+}
+
 /// Pass 4, top-down: nodes inside teaser lists (cards of headline links
 /// with short summaries).
 ///
@@ -495,8 +526,8 @@ fn headline_area_of(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>, ix: N
     anchor.is_none_or(|a| {
         let after = dom.node(a.headline).end;
         let in_section = (after..dom.node(a.section).end).contains(&ix);
-        let between = raw.before[ix as usize] - raw.before[after as usize];
-        dom.holds(ix, a.headline) || (in_section && between <= LEAD_MAX_PROSE as f32)
+        let between = raw.before[ix as usize].saturating_sub(raw.before[after as usize]);
+        dom.holds(ix, a.headline) || (in_section && between <= LEAD_MAX_PROSE)
     })
 }
 
@@ -538,8 +569,8 @@ const HEADLINE_MAX_CHARS: usize = 300;
 /// The first `<h1>`–`<h3>` whose text is the page's headline (the same
 /// letters and digits, or one containing the other when both are long; or
 /// failing that, nearly the same words), outside the page's chrome when one
-/// is: a blog's name in its sidebar
-/// ("Blog name: the post's own title") is not the post's headline.
+/// is: a blog's name in its sidebar ("Blog name: the post's own title") is
+/// not the post's headline.
 fn title_heading(dom: &Dom<'_>, raw_title: &str) -> Option<NodeIx> {
     let title = squash(raw_title);
     if text_weight(&title) < 8 {
@@ -625,25 +656,25 @@ fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> RawProse {
             && stats[i].own_is_prose()
             && !matches!(dom.nodes[i].tag, Tag::Heading(_));
         if prose {
-            stats[i].own_len.saturating_sub(stats[i].own_link) as f32
+            stats[i].own_len.saturating_sub(stats[i].own_link)
         } else {
-            0.0
+            0
         }
     };
     let mut raw = RawProse {
         good: vec![0f32; n],
         blocks: vec![0u32; n],
         holds_body: vec![false; n],
-        before: vec![0f32; n + 1],
+        before: vec![0; n + 1],
     };
     for i in 0..n {
-        raw.before[i + 1] = raw.before[i] + own(i);
+        raw.before[i + 1] = raw.before[i].saturating_add(own(i));
     }
     for i in (0..n).rev() {
         let node = dom.nodes[i];
         let prose = own(i);
-        if prose > 0.0 {
-            raw.good[i] += prose;
+        if prose > 0 {
+            raw.good[i] += prose as f32;
             raw.blocks[i] += 1;
         }
         raw.holds_body[i] |= node.hint.has(Hint::ARTICLE_BODY);
@@ -667,7 +698,7 @@ struct RawProse {
     holds_body: Vec<bool>,
     /// Prose characters of the nodes before this one in document order
     /// (its ancestors and everything that precedes it).
-    before: Vec<f32>,
+    before: Vec<u32>,
 }
 
 /// Pass 6, top-down: which flagged subtrees really are boilerplate. A
@@ -700,37 +731,6 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
         }
     }
     boiler
-}
-
-/// Fewest non-link characters of a paragraph that announces a list.
-const ANNOUNCING_MIN_CHARS: u32 = 80;
-
-/// The container at `ix` is a list that a sentence of the article
-/// announces: the paragraph just before it is prose of some length and
-/// ends with a colon ("The seven papers in this guest-edited issue are:").
-/// Such a list is the article's even when it is all links, unlike a
-/// related-posts list under its label ("More stories from our site:").
-fn announced_list(dom: &Dom<'_>, stats: &[Stats], ix: NodeIx) -> bool {
-    dom.previous_element(ix).is_some_and(|p| {
-        let s = &stats[p as usize];
-        s.own_is_prose()
-            && s.own_len.saturating_sub(s.own_link) >= ANNOUNCING_MIN_CHARS
-            && dom.last_text(p).is_some_and(|t| t.ends_with(':'))
-    })
-}
-
-/// Pass 3, top-down: the nodes inside a list (`ul`, `ol`, `dl`) that the
-/// article announces.
-fn announced_lists(dom: &Dom<'_>, stats: &[Stats]) -> Vec<bool> {
-    let mut inside = vec![false; dom.len()];
-    for i in 0..dom.len() {
-        let node = dom.nodes[i];
-        let p = node.parent as usize;
-        inside[i] = (p != i && inside[p])
-            || (matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl)
-                && announced_list(dom, stats, i as NodeIx));
-    }
-    inside
 }
 
 /// Pass 7, bottom-up: prose and junk per subtree.
