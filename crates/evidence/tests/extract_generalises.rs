@@ -647,16 +647,21 @@ fn a_list_the_article_announces_is_read_even_when_it_is_all_links() {
     assert!(!out.text.contains("from our newsroom"), "{}", out.text);
 }
 
+/// A short article under `heading`, then the site's long footer notice in
+/// the same section, on a page titled `title`.
+fn short_article_over_a_legal_notice(title: &str, heading: &str) -> Extracted {
+    let legal = "The site and its logo are registered trademarks of the league, and all marks depicted herein are the property of the league and may not be reproduced without the prior written consent of their owners. ".repeat(4);
+    run(&format!(
+        "<html><head><title>{title}</title></head><body><div id=\"page\"><div id=\"wide\"><div class=\"article\"><h1>{heading}</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div><div class=\"footer\">{legal}</div></div></body></html>"
+    ))
+}
+
 #[test]
 fn a_legal_notice_longer_than_a_short_article_stays_chrome() {
-    // The site's footer notice, in the headline's section after the
-    // article, holds more prose than the three-paragraph article: it is
-    // still a footer, not a page wrapper whose class mentions chrome.
-    let legal = "The site and its logo are registered trademarks of the league, and all marks depicted herein are the property of the league and may not be reproduced without the prior written consent of their owners. ".repeat(4);
-    let html = format!(
-        "<html><head><title>Ferret sleep</title></head><body><div id=\"page\"><div id=\"wide\"><div class=\"article\"><h1>Ferret sleep</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div><div class=\"footer\">{legal}</div></div></body></html>"
-    );
-    let out = run(&html);
+    // The footer notice, in the headline's section after the article,
+    // holds more prose than the three-paragraph article: it is still a
+    // footer, not a page wrapper whose class mentions chrome.
+    let out = short_article_over_a_legal_notice("Ferret sleep", "Ferret sleep");
     assert!(out.text.contains("They wake for meals."), "{}", out.text);
     assert!(!out.text.contains("registered trademarks"), "{}", out.text);
 }
@@ -664,13 +669,12 @@ fn a_legal_notice_longer_than_a_short_article_stays_chrome() {
 #[test]
 fn a_headline_edited_between_the_title_and_the_page_is_still_the_headline() {
     // The title says "to sleep", the page's heading "sleep": the heading is
-    // still the headline, so the long footer notice after the short article
-    // is still chrome (see the test above).
-    let legal = "The site and its logo are registered trademarks of the league, and all marks depicted herein are the property of the league and may not be reproduced without the prior written consent of their owners. ".repeat(4);
-    let html = format!(
-        "<html><head><title>Ferrets to sleep longer in winter, study finds - Pet News</title></head><body><div id=\"page\"><div id=\"wide\"><div class=\"article\"><h1>Ferrets sleep longer in winter, study finds</h1><p>{PARA}</p><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div><div class=\"footer\">{legal}</div></div></body></html>"
+    // still the headline, so the footer notice after the short article is
+    // still chrome (see the test above) and the heading is not in the text.
+    let out = short_article_over_a_legal_notice(
+        "Ferrets to sleep longer in winter, study finds - Pet News",
+        "Ferrets sleep longer in winter, study finds",
     );
-    let out = run(&html);
     assert!(out.text.contains("They wake for meals."), "{}", out.text);
     assert!(!out.text.contains("registered trademarks"), "{}", out.text);
     assert!(!out.text.contains("study finds"), "{}", out.text);
