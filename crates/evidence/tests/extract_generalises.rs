@@ -12,8 +12,9 @@
 //! words, the line that files a blog post is not part of it, a list the
 //! article announces is read even when it is all links, a legal notice
 //! longer than a short article stays chrome, a headline edited between the
-//! title and the page is still the headline, and valid UTF-8 beats a wrong
-//! legacy declaration.
+//! title and the page is still the headline, a short post with a long
+//! thread of replies is the post, and valid UTF-8 beats a wrong legacy
+//! declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -678,4 +679,21 @@ fn a_headline_edited_between_the_title_and_the_page_is_still_the_headline() {
     assert!(out.text.contains("They wake for meals."), "{}", out.text);
     assert!(!out.text.contains("registered trademarks"), "{}", out.text);
     assert!(!out.text.contains("study finds"), "{}", out.text);
+}
+
+#[test]
+fn a_short_post_with_replies_is_the_post_not_its_replies() {
+    // A tutorial page says three short lines of its own, with no heading
+    // that names it; the replies under it are much longer. The post is the
+    // text: comments stand in only for a page with almost no text of its
+    // own (a thread under a link).
+    let html = format!(
+        "<html><head><title>Alien surface</title></head><body><div class=\"wrapper\"><div class=\"main\">\
+         <div class=\"desc\">In this tutorial:<br>• Build a surface from a matte painting<br>• Track the camera in 3D</div>\
+         <div class=\"typical-header\">107 Responses to \"Alien surface\"</div><div id=\"comments_container\">{}</div></div></div></body></html>",
+        comments(5)
+    );
+    let out = run(&html);
+    assert!(out.text.contains("Track the camera in 3D"), "{}", out.text);
+    assert!(!out.text.contains("Reader 0 says"), "{}", out.text);
 }

@@ -149,6 +149,8 @@ pub(crate) struct Analysis {
     pub boiler: Vec<bool>,
     /// The node is the top of a teaser list (cards of headline links).
     pub teaser_root: Vec<bool>,
+    /// The node is inside a comment section (an element named as one).
+    pub comments: Vec<bool>,
     /// The node is inside a list the article announces (see
     /// [`announced_list`]): its links are the article's text.
     pub announced: Vec<bool>,
@@ -185,6 +187,7 @@ impl Analysis {
             stats,
             boiler,
             teaser_root,
+            comments: comment_sections(dom),
             announced,
             headline,
             section: anchor.map(|a| a.section),
@@ -731,6 +734,17 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
         }
     }
     boiler
+}
+
+/// The nodes inside an element named as a comment section.
+fn comment_sections(dom: &Dom<'_>) -> Vec<bool> {
+    let mut inside = vec![false; dom.len()];
+    for i in 0..dom.len() {
+        let node = dom.nodes[i];
+        let p = node.parent as usize;
+        inside[i] = (p != i && inside[p]) || node.hint.has(Hint::COMMENTS);
+    }
+    inside
 }
 
 /// Pass 7, bottom-up: prose and junk per subtree.

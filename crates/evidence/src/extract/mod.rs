@@ -34,12 +34,13 @@
 //!    boilerplate subtrees, teaser lists and link-list paragraphs, and stops
 //!    at a heading that opens the comments.
 //!    When the container yields too little, prose paragraphs of the whole
-//!    body are the fallback; for pages that are only a discussion, prose
-//!    inside boilerplate (comments); last, prose in captions (a slideshow).
+//!    body are the fallback; then prose inside elements named as chrome;
+//!    for pages with almost no text of their own (a thread under a link),
+//!    prose in the comments; last, prose in captions (a slideshow).
 //! 5. `metadata`, `json_ld`, `date` and `language` fill in the rest.
 //!
 //! Quality and speed: F1 0.973 on the 181-page article-extraction benchmark
-//! and 0.931 / 0.926 on the Dragnet train / test splits (token 4-grams;
+//! and 0.931 / 0.929 on the Dragnet train / test splits (token 4-grams;
 //! trafilatura 2.3.1 fast: 0.962 and 0.920 / 0.909) at 6–8 times
 //! trafilatura's fast mode; `scripts/bench-extraction --peers` measures
 //! them all on the current machine.
@@ -495,6 +496,7 @@ fn main_content(
         prose_only: false,
         keep_link_paragraphs: false,
         keep_boilerplate: false,
+        keep_comments: false,
         keep_minor: false,
     };
     let links_too = RenderOptions {
@@ -511,7 +513,7 @@ fn main_content(
         other => other,
     };
     let landmark = analysis.landmark(dom);
-    let (mut best, mut strategy) = match chosen {
+    let (best, mut strategy) = match chosen {
         Some(rendered) => (rendered, Strategy::Container),
         // No prose anywhere: the page's content landmark, or else the
         // visible text as it is, links included.
@@ -520,56 +522,91 @@ fn main_content(
             Strategy::WholeBody,
         ),
     };
-    // Too little text: prose paragraphs anywhere in the body; then the
-    // page's content landmark with its links (a link roundup, a list of
-    // items); then (pages that are all discussion, such as a comment thread
-    // under a link) prose even inside boilerplate; last (a slideshow or a
-    // photo page, whose text is its captions) prose in caption- and
-    // credit-like elements too.
-    let fallbacks = [
-        (
-            Some(body),
-            RenderOptions {
-                prose_only: true,
-                ..normal
-            },
-        ),
-        (landmark, links_too),
-        (
-            Some(body),
-            RenderOptions {
-                prose_only: true,
-                keep_boilerplate: true,
-                ..normal
-            },
-        ),
-        (
-            Some(body),
-            RenderOptions {
-                prose_only: true,
-                keep_minor: true,
-                ..normal
-            },
-        ),
-    ];
     let anchored = container.is_some_and(|ix| analysis.anchored(dom, ix, landmark));
-    for (root, opts) in &fallbacks {
-        let have = chars_of(&best);
-        if have >= THIN_CONTENT_CHARS || (anchored && have > 0) {
-            break;
-        }
-        let Some(root) = *root else { continue };
-        let alt = render::render(dom, analysis, root, opts);
-        if chars_of(&alt) > have * 2 {
-            best = alt;
-            strategy = Strategy::ProseFallback;
-        }
+    let (fallen, taken) = fallback(dom, analysis, (body, landmark), anchored, &normal, best);
+    if taken {
+        strategy = Strategy::ProseFallback;
     }
+    let best = fallen;
     let empty = chars_of(&best) == 0;
     match empty.then(|| headline_area_text(dom, analysis, &normal)) {
         Some(Some(area)) => (area, Strategy::WholeBody),
         _ => (best, strategy),
     }
+}
+
+/// A page with at most this many characters of its own may be read from
+/// its comments: a thread under a link, not a short post with replies.
+const DISCUSSION_ONLY_MAX_CHARS: usize = 50;
+
+/// Too little text in `best`: prose paragraphs anywhere in the body; then
+/// the page's content landmark with its links (a link roundup, a list of
+/// items); then prose inside elements named as chrome (an article whose
+/// wrapper's class mentions chrome); then, for a page with almost no text
+/// of its own (a thread under a link), prose in its comments too; last (a
+/// slideshow or a photo page, whose text is its captions) prose in caption-
+/// and credit-like elements. Each step is taken when it gives more than
+/// twice the text, and none once the text is enough, or is not empty in
+/// an `anchored` container (a short article where the page puts its
+/// article). Returns the text and whether a step was taken.
+fn fallback(
+    dom: &Dom<'_>,
+    analysis: &Analysis,
+    (body, landmark): (dom::NodeIx, Option<dom::NodeIx>),
+    anchored: bool,
+    normal: &RenderOptions<'_>,
+    mut best: Rendered,
+) -> (Rendered, bool) {
+    let prose = RenderOptions {
+        prose_only: true,
+        ..*normal
+    };
+    let chrome = RenderOptions {
+        keep_boilerplate: true,
+        ..prose
+    };
+    let steps = [
+        (Some(body), prose),
+        (
+            landmark,
+            RenderOptions {
+                keep_link_paragraphs: true,
+                ..*normal
+            },
+        ),
+        (Some(body), chrome),
+        (
+            Some(body),
+            RenderOptions {
+                keep_comments: true,
+                ..chrome
+            },
+        ),
+        (
+            Some(body),
+            RenderOptions {
+                keep_minor: true,
+                ..prose
+            },
+        ),
+    ];
+    let mut taken = false;
+    for (root, opts) in &steps {
+        let have = chars_of(&best);
+        if have >= THIN_CONTENT_CHARS || (anchored && have > 0) {
+            break;
+        }
+        let Some(root) = *root else { continue };
+        if opts.keep_comments && have > DISCUSSION_ONLY_MAX_CHARS {
+            continue;
+        }
+        let alt = render::render(dom, analysis, root, opts);
+        if chars_of(&alt) > have * 2 {
+            best = alt;
+            taken = true;
+        }
+    }
+    (best, taken)
 }
 
 /// Most characters of the header (headline, byline, date) put before a
@@ -612,6 +649,7 @@ fn headline_area_text(
     let around = analysis.headline_area(dom)?;
     let everything = RenderOptions {
         keep_boilerplate: true,
+        keep_comments: true,
         keep_link_paragraphs: true,
         ..*normal
     };

@@ -17,6 +17,7 @@ use super::{Block, BlockKind, Link};
 const KEEP_MINOR_GOOD: f32 = 150.0;
 
 /// How to render.
+#[derive(Clone, Copy)]
 pub(crate) struct RenderOptions<'u> {
     /// Base URL for resolving links.
     pub base: Option<&'u Url>,
@@ -24,8 +25,11 @@ pub(crate) struct RenderOptions<'u> {
     pub prose_only: bool,
     /// Keep paragraphs that are mostly links (a page without prose).
     pub keep_link_paragraphs: bool,
-    /// Do not skip boilerplate subtrees (the last-resort prose pass).
+    /// Do not skip boilerplate subtrees (a fallback prose pass), except
+    /// comment sections…
     pub keep_boilerplate: bool,
+    /// …unless this is set too (a page that is only a discussion).
+    pub keep_comments: bool,
     /// Keep caption-, credit- and byline-like elements whatever they hold,
     /// and do not skip link-heavy containers for it (the last fallback: a
     /// slideshow's text is its captions, among the thumbnails' links).
@@ -142,7 +146,7 @@ impl Writer<'_, '_, '_> {
         let node = self.dom.node(ix);
         matches!(node.tag, Tag::Heading(_))
             && node.hint.has(Hint::COMMENTS)
-            && !self.opts.keep_boilerplate
+            && !self.opts.keep_comments
             && !self.out.blocks.is_empty()
     }
 
@@ -151,8 +155,12 @@ impl Writer<'_, '_, '_> {
         let node = self.dom.node(ix);
         let i = ix as usize;
         let s = &self.analysis.stats[i];
-        if self.analysis.boiler[i] && !self.opts.keep_boilerplate {
-            return true;
+        if self.analysis.boiler[i] {
+            let kept = self.opts.keep_boilerplate
+                && (self.opts.keep_comments || !self.analysis.comments[i]);
+            if !kept {
+                return true;
+            }
         }
         if self.analysis.teaser_root[i]
             && !self.opts.keep_link_paragraphs
