@@ -13,8 +13,8 @@
 //! article announces is read even when it is all links, a legal notice
 //! longer than a short article stays chrome, a headline edited between the
 //! title and the page is still the headline, a short post with a long
-//! thread of replies is the post, and valid UTF-8 beats a wrong legacy
-//! declaration.
+//! thread of replies is the post, disclosures and opt-in boxes are chrome,
+//! and valid UTF-8 beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -696,4 +696,23 @@ fn a_short_post_with_replies_is_the_post_not_its_replies() {
     let out = run(&html);
     assert!(out.text.contains("Track the camera in 3D"), "{}", out.text);
     assert!(!out.text.contains("Reader 0 says"), "{}", out.text);
+}
+
+#[test]
+fn disclosures_and_opt_in_boxes_beside_the_article_are_chrome() {
+    let disclosure = "This post may contain affiliate links, which means we may receive a commission if you click a link and purchase something that we have recommended. While clicking these links will not cost you any extra money, they help us keep this site up and running.";
+    let opt_in = "Join thousands of ferret owners! Every week we send the best ferret care tips, product reviews and exclusive discounts straight to your inbox, and you can unsubscribe at any time with one click.";
+    for (class, text) in [
+        ("affiliate-disclosure", disclosure),
+        ("post-disclaimer", disclosure),
+        ("optin-box", opt_in),
+        ("newsletter_opt-in", opt_in),
+    ] {
+        let html = format!(
+            "<html><head><title>Best ferret hammocks</title></head><body><div class=\"post\"><h1>Best ferret hammocks</h1><div class=\"entry-content\"><div class=\"{class}\"><p>{text}</p></div><p>{PARA} Our pick is the fleece hammock.</p></div></div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("fleece hammock"), "{class}: {}", out.text);
+        assert!(!out.text.contains(&text[..30]), "{class}: {}", out.text);
+    }
 }

@@ -169,6 +169,11 @@ const CLASS_WORDS: &[(&str, Fit, Meaning)] = &[
     ("modal", Fit::Prefix, Meaning::Strong),
     ("overlay", Fit::Whole, Meaning::Strong),
     ("donate", Fit::Prefix, Meaning::Strong),
+    ("optin", Fit::Prefix, Meaning::Strong),
+    ("opt-in", Fit::Anywhere, Meaning::Strong),
+    // notices beside the article: affiliate disclosures, disclaimers
+    ("disclosure", Fit::Anywhere, Meaning::Boilerplate),
+    ("disclaim", Fit::Anywhere, Meaning::Boilerplate),
     // navigation and page chrome
     ("nav", Fit::Token, Meaning::Boilerplate),
     ("navbar", Fit::Anywhere, Meaning::Boilerplate),
