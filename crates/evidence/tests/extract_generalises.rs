@@ -14,7 +14,9 @@
 //! longer than a short article stays chrome, a headline edited between the
 //! title and the page is still the headline, a short post with a long
 //! thread of replies is the post, disclosures and opt-in boxes are chrome,
-//! and valid UTF-8 beats a wrong legacy declaration.
+//! teaser cards are one list whatever their per-post classes while a
+//! thread's posts that repeat one title are not teasers, and valid UTF-8
+//! beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -715,4 +717,63 @@ fn disclosures_and_opt_in_boxes_beside_the_article_are_chrome() {
         assert!(out.text.contains("fleece hammock"), "{class}: {}", out.text);
         assert!(!out.text.contains(&text[..30]), "{class}: {}", out.text);
     }
+}
+
+#[test]
+fn teaser_cards_whose_classes_differ_per_post_are_still_one_teaser_list() {
+    // A strip of featured posts above the article: each card is a linked
+    // headline and an excerpt, and each carries its own post id, category
+    // and alternation classes, as blog themes write them.
+    let cards: String = (1..=4)
+        .map(|k| {
+            let alt = if k % 2 == 0 { " alt" } else { "" };
+            format!(
+                "<div id=\"post-{k}\" class=\"hentry post post-{k} category-topic-{k}{alt} small-post\"><h2><a href=\"/featured/{k}\">Featured story number {k} about pets</a></h2>\
+                 <p>Our readers have asked many questions about the care of small pets at home, and this featured story number {k} answers the most common ones about food, sleep, play and the vet, with advice from keepers who have looked after them for years and years…</p>\
+                 <p><a href=\"/featured/{k}\">Continue reading</a></p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div id=\"featured\">{cards}</div>\
+         <div id=\"main\"><div class=\"article\"><h1>Ferret sleep</h1><p>{PARA}</p><p>{PARA} They wake for meals.</p></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("They wake for meals."), "{}", out.text);
+    assert!(!out.text.contains("Our readers have asked"), "{}", out.text);
+}
+
+#[test]
+fn a_threads_posts_that_repeat_one_title_are_not_teaser_cards() {
+    // Each post of a forum thread opens with the same linked "Re: …" title
+    // and is short, and the posts alternate their classes: they look like
+    // teaser cards, but teasers link to different stories.
+    let replies = [
+        "My ferret has started sleeping twenty hours a day since we moved house. Is this normal, or should I take him to the vet this week?",
+        "That sounds like stress from the move. Give him a week with his old bedding and keep the room quiet, and he should settle down again.",
+        "Agreed, but if he stops eating or drinking, see a vet at once. Older ferrets can also sleep more because of a disease of the pancreas.",
+        "Thanks everyone, he is back to normal after a few days with his hammock and his old blanket. The last reply in this thread.",
+    ];
+    let posts: String = replies
+        .iter()
+        .enumerate()
+        .map(|(k, text)| {
+            format!(
+                "<div class=\"post bg{}\" id=\"p{k}\"><h3><a href=\"#p{k}\">Re: Sleeping all day after the move</a></h3><div class=\"content\">{text}</div></div>",
+                k % 2 + 1
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Health board - Ferret Forum</title></head><body><div id=\"posts\">{posts}</div>\
+         <div id=\"rules\"><p>Board rules: be kind to other members, stay on topic and do not post advertisements; the moderators remove posts that break the rules and may ban repeat offenders.</p>\
+         <p>New members: please introduce yourself in the welcome forum before you post questions in the health forum, and search the board first.</p></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("The last reply in this thread."),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("Give him a week"), "{}", out.text);
 }

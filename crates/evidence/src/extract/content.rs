@@ -828,17 +828,22 @@ fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) 
     // (tag, class) of card children with their count: cards of one list
     // look alike.
     let mut kinds: Vec<((Tag, Option<&str>), usize)> = Vec::new();
+    let mut headlines: Vec<String> = Vec::new();
     for child in dom.children(ix) {
         let s = &stats[child as usize];
         if s.len == 0 {
             continue;
         }
         children += 1;
-        if is_card(dom, stats, in_link, child) {
+        if let Some(headline) = card_headline(dom, stats, in_link, child) {
             let key = (dom.node(child).tag, dom.attr(child, "class"));
-            match kinds.iter_mut().find(|(k, _)| *k == key) {
+            match kinds.iter_mut().find(|(k, _)| alike(*k, key)) {
                 Some((_, n)) => *n += 1,
                 None => kinds.push((key, 1)),
+            }
+            let text = squash(&dom.text_of(headline, HEADLINE_MAX_CHARS));
+            if !headlines.contains(&text) {
+                headlines.push(text);
             }
         } else if s.len.saturating_sub(s.link_len) > CARD_MAX_SUMMARY {
             // A child with more text than any card: this is a page wrapper
@@ -847,13 +852,38 @@ fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) 
         }
     }
     let cards = kinds.iter().map(|(_, n)| *n).max().unwrap_or(0);
-    cards >= TEASER_MIN_CARDS && cards as f32 >= TEASER_CARD_SHARE * children as f32
+    // Teasers link to different stories; the posts of a thread repeat one
+    // title ("Re: …").
+    cards >= TEASER_MIN_CARDS
+        && cards as f32 >= TEASER_CARD_SHARE * children as f32
+        && headlines.len() >= TEASER_MIN_CARDS
 }
 
-fn is_card(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool {
+/// Two cards look alike: the same tag, and no class or a class word in
+/// common that is not an id (`post` in `post post-12 category-a` and
+/// `post post-13 category-b alt`).
+fn alike(a: (Tag, Option<&str>), b: (Tag, Option<&str>)) -> bool {
+    let words = |c: Option<&str>| {
+        c.unwrap_or("")
+            .split_ascii_whitespace()
+            .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    if a.0 != b.0 {
+        return false;
+    }
+    let (x, y) = (words(a.1), words(b.1));
+    (x.is_empty() && y.is_empty()) || x.iter().any(|w| y.contains(w))
+}
+
+/// The headline link of a card (a teaser of another story): a link of at
+/// least [`CARD_MIN_HEADLINE`] characters near the card's start, in a
+/// child with a short summary at most.
+fn card_headline(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> Option<NodeIx> {
     let s = &stats[ix as usize];
     if s.len.saturating_sub(s.link_len) > CARD_MAX_SUMMARY {
-        return false;
+        return None;
     }
     let end = dom.node(ix).end.min(ix + CARD_SCAN_NODES);
     let mut before = 0u32;
@@ -873,13 +903,13 @@ fn is_card(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) -> bool
                 a = dom.node(a).parent;
             }
             if stats[a as usize].len >= CARD_MIN_HEADLINE {
-                return true;
+                return Some(a);
             }
         }
         before += len;
         if before > CARD_MAX_KICKER {
-            return false;
+            return None;
         }
     }
-    false
+    None
 }
