@@ -863,18 +863,18 @@ fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) 
 /// common that is not an id (`post` in `post post-12 category-a` and
 /// `post post-13 category-b alt`).
 fn alike(a: (Tag, Option<&str>), b: (Tag, Option<&str>)) -> bool {
-    let words = |c: Option<&str>| {
-        c.unwrap_or("")
+    fn words(class: Option<&str>) -> impl Iterator<Item = &str> + Clone {
+        class
+            .unwrap_or("")
             .split_ascii_whitespace()
             .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()))
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-    };
-    if a.0 != b.0 {
-        return false;
     }
-    let (x, y) = (words(a.1), words(b.1));
-    (x.is_empty() && y.is_empty()) || x.iter().any(|w| y.contains(w))
+    let (mut x, y) = (words(a.1), words(b.1));
+    a.0 == b.0
+        && match x.clone().next() {
+            None => y.clone().next().is_none(),
+            Some(_) => x.any(|w| y.clone().any(|v| v == w)),
+        }
 }
 
 /// The headline link of a card (a teaser of another story): a link of at
