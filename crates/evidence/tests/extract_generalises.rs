@@ -765,7 +765,9 @@ fn a_threads_posts_that_repeat_one_title_are_not_teaser_cards() {
         })
         .collect();
     let html = format!(
-        "<html><head><title>Health board - Ferret Forum</title></head><body><div id=\"posts\">{posts}</div>\
+        "<html><head><title>Health board - Ferret Forum</title></head><body>\
+         <div class=\"action-bar\"><a href=\"/reply\">Post Reply</a> 4 posts • Page 1 of 1</div><div id=\"posts\">{posts}</div>\
+         <div class=\"post-actions\"><a href=\"/reply\">Reply</a> <a href=\"/quote\">Quote</a> Report this thread to the moderators</div>\
          <div id=\"rules\"><p>Board rules: be kind to other members, stay on topic and do not post advertisements; the moderators remove posts that break the rules and may ban repeat offenders.</p>\
          <p>New members: please introduce yourself in the welcome forum before you post questions in the health forum, and search the board first.</p></div></body></html>"
     );
@@ -776,4 +778,7 @@ fn a_threads_posts_that_repeat_one_title_are_not_teaser_cards() {
         out.text
     );
     assert!(out.text.contains("Give him a week"), "{}", out.text);
+    // The bars of buttons around the thread are chrome.
+    assert!(!out.text.contains("Page 1 of 1"), "{}", out.text);
+    assert!(!out.text.contains("Report this thread"), "{}", out.text);
 }
