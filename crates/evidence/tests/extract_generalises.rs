@@ -15,8 +15,9 @@
 //! title and the page is still the headline, a short post with a long
 //! thread of replies is the post, disclosures and opt-in boxes are chrome,
 //! teaser cards are one list whatever their per-post classes while a
-//! thread's posts that repeat one title are not teasers, and valid UTF-8
-//! beats a wrong legacy declaration.
+//! thread's posts that repeat one title are not teasers, a page builder's
+//! widgets are not chrome, and valid UTF-8 beats a wrong legacy
+//! declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -781,4 +782,41 @@ fn a_threads_posts_that_repeat_one_title_are_not_teaser_cards() {
     // The bars of buttons around the thread are chrome.
     assert!(!out.text.contains("Page 1 of 1"), "{}", out.text);
     assert!(!out.text.contains("Report this thread"), "{}", out.text);
+}
+
+#[test]
+fn a_page_builder_that_calls_every_block_a_widget_does_not_make_it_chrome() {
+    // A page builder wraps every block in a `…-widget-…` element: the
+    // article's text widgets are the article, and the sidebar column's
+    // bio stays out, as it would on any other page.
+    let widget = |kind: &str, inner: &str| {
+        format!(
+            "<div class=\"elementor-element elementor-widget elementor-widget-{kind}\"><div class=\"elementor-widget-container\">{inner}</div></div>"
+        )
+    };
+    let article = [
+        widget("heading", "<h1>Ferret sleep</h1>"),
+        widget("text-editor", &format!("<p>{PARA} First.</p>")),
+        widget(
+            "text-editor",
+            &format!("<p>{PARA} Second.</p><p>{PARA} Third.</p>"),
+        ),
+        widget("text-editor", &format!("<p>{PARA} Fourth.</p>")),
+    ]
+    .concat();
+    let bio = widget(
+        "text-editor",
+        "<p>Hi, I am Ann, a home cook who loves baking bread and sharing simple recipes with friends and family all over the world.</p>",
+    );
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"elementor\"><div class=\"elementor-container\">\
+         <div class=\"elementor-column elementor-col-66\">{article}</div><div class=\"elementor-column elementor-col-33 sidebar\">{bio}</div></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(
+        out.text.contains("First.") && out.text.contains("Fourth."),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("home cook"), "{}", out.text);
 }

@@ -478,6 +478,11 @@ fn class_words(value: &str, hint: &mut Hint, it_is_comment: &mut bool) {
 /// (`has-sidebar`, `comments-open`, `modal-enabled`) rather than name the
 /// element itself.
 const STATE_PREFIXES: &[&str] = &["has-", "has_", "with-", "no-", "show-", "enable-", "is-"];
+/// Page builders that call every block of a page a widget
+/// (`elementor-widget-text-editor`): their prefix makes the word layout,
+/// not chrome. Chrome they build keeps its own words (`…-nav-menu`,
+/// `…-share-buttons`).
+const BUILDER_PREFIXES: &[&str] = &["elementor-"];
 const STATE_SUFFIXES: &[&str] = &[
     "-enabled",
     "-disabled",
@@ -512,7 +517,10 @@ fn is_state_modifier(bytes: &[u8], start: usize, end: usize) -> bool {
     let ends_with = |hay: &[u8], pat: &str| {
         hay.len() >= pat.len() && hay[hay.len() - pat.len()..].eq_ignore_ascii_case(pat.as_bytes())
     };
-    STATE_PREFIXES.iter().any(|p| ends_with(before, p))
+    STATE_PREFIXES
+        .iter()
+        .chain(BUILDER_PREFIXES)
+        .any(|p| ends_with(before, p))
         || STATE_SUFFIXES.iter().any(|suf| {
             // the suffix directly follows the word (allowing a plural "s")
             let a = if after.first().is_some_and(|b| b.eq_ignore_ascii_case(&b's')) {
