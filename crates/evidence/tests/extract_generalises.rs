@@ -16,8 +16,8 @@
 //! thread of replies is the post, disclosures and opt-in boxes are chrome,
 //! teaser cards are one list whatever their per-post classes while a
 //! thread's posts that repeat one title are not teasers, a page builder's
-//! widgets are not chrome, and valid UTF-8 beats a wrong legacy
-//! declaration.
+//! widgets are not chrome, a promo inside the named article body stays
+//! chrome, and valid UTF-8 beats a wrong legacy declaration.
 //! Pages are written here; no site names or classes of one site.
 
 use ferret_evidence::extract::{ExtractOptions, Extracted, extract, extract_bytes, extract_many};
@@ -819,4 +819,22 @@ fn a_page_builder_that_calls_every_block_a_widget_does_not_make_it_chrome() {
         out.text
     );
     assert!(!out.text.contains("home cook"), "{}", out.text);
+}
+
+#[test]
+fn a_promo_inside_the_named_article_body_stays_chrome_however_long() {
+    // The article body holds a short story and, after it, a long promo
+    // slideshow: the named body is the article's wrapper, so the promo is
+    // not one, however much of the page's text it holds.
+    let slides: String = (1..=8)
+        .map(|k| format!("<li><h4>Slide {k}: a claim about pets</h4><p>Slide {k} text: one of the many claims made about pets over the years, told at length with the history of where it came from, who made it and what the evidence really says about it today.</p></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Ferret sleep</title></head><body><div class=\"entry\"><h1>Ferret sleep</h1>\
+         <div itemprop=\"articleBody\"><p>{PARA}</p><p>{PARA} They wake for meals.</p>\
+         <div class=\"promo_holder\"><ul class=\"slideshow\">{slides}</ul></div></div></div></body></html>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("They wake for meals."), "{}", out.text);
+    assert!(!out.text.contains("Slide 3 text"), "{}", out.text);
 }

@@ -706,15 +706,18 @@ struct RawProse {
 
 /// Pass 6, top-down: which flagged subtrees really are boilerplate. A
 /// flagged element that holds a named article body, or most of the page's
-/// prose, is a wrapper whose class happens to mention chrome
+/// prose outside one, is a wrapper whose class happens to mention chrome
 /// (`page-ad-margins`); comment sections always stay out.
 fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<bool> {
     let n = dom.len();
     let page_good = raw.good.first().copied().unwrap_or(0.0);
     let mut boiler = vec![false; n];
+    // Inside an element named as the article body.
+    let mut in_body = vec![false; n];
     for i in 0..n {
         let node = dom.nodes[i];
         let p = node.parent as usize;
+        in_body[i] = p != i && (in_body[p] || dom.nodes[p].hint.has(Hint::ARTICLE_BODY));
         if p != i && boiler[p] {
             boiler[i] = true;
             continue;
@@ -727,9 +730,14 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
             // me") is chrome however long it is.
             let article_like = raw.blocks[i] >= WRAPPER_MIN_BLOCKS
                 || headline_area_of(dom, raw, anchor, i as NodeIx);
+            // Inside a named article body, the body is the article's
+            // wrapper: chrome there (a promo, a slideshow) is chrome.
             let wrapper = !node.hint.has(Hint::COMMENTS)
                 && (raw.holds_body[i]
-                    || (holds_most_prose && article_like && !node.hint.has(Hint::STRONG)));
+                    || (holds_most_prose
+                        && article_like
+                        && !in_body[i]
+                        && !node.hint.has(Hint::STRONG)));
             boiler[i] = !wrapper;
         }
     }
