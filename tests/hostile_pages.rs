@@ -228,6 +228,8 @@ const EXPECTED: &[Expect] = &[
     ),
     capped("/deep", POOR),
     capped("/wide", POOR),
+    capped("/wide-lists", OK),
+    capped("/wide-cards", OK),
     capped("/open-formatting", OK),
     capped("/huge", OK),
     bomb("/gzip-bomb"),

@@ -81,6 +81,14 @@ pub const CASES: &[Case] = &[
         what: "a million sibling <p>s",
     },
     Case {
+        path: "/wide-lists",
+        what: "a million sibling lists after a sentence that announces them",
+    },
+    Case {
+        path: "/wide-cards",
+        what: "a million sibling teaser cards, each with its own class and headline",
+    },
+    Case {
         path: "/open-formatting",
         what: "blocks that each leave a <b> open (the parser reopens them all in every later block)",
     },
@@ -221,6 +229,8 @@ fn routes(port: u16, scale: Scale) -> HashMap<&'static str, Behaviour> {
         ("/normal", NORMAL_PAGE.as_bytes().to_vec(), html, ""),
         ("/deep", deep(scale.elements), html, ""),
         ("/wide", wide(scale.elements), html, ""),
+        ("/wide-lists", wide_lists(scale.elements), html, ""),
+        ("/wide-cards", wide_cards(scale.elements), html, ""),
         (
             "/open-formatting",
             open_formatting(scale.elements),
@@ -380,6 +390,40 @@ pub fn wide(n: usize) -> Vec<u8> {
         });
     }
     out.extend_from_slice(b"</body></html>");
+    out
+}
+
+/// A sentence that ends with a colon, then `n` sibling one-item lists:
+/// each list looks for the paragraph that announces it.
+pub fn wide_lists(n: usize) -> Vec<u8> {
+    let mut out = b"<!doctype html><html><head><title>lists</title></head><body><div><p>This long sentence announces the lists that follow it, and it ends with a colon as such sentences do:</p>".to_vec();
+    out.reserve(n * 19 + 64);
+    for _ in 0..n {
+        out.extend_from_slice(b"<ul><li>x</li></ul>");
+    }
+    out.extend_from_slice(b"</div></body></html>");
+    out
+}
+
+/// `n` sibling cards, each a linked headline of its own in an element of
+/// its own class (`c` and letters): no two cards look alike.
+pub fn wide_cards(n: usize) -> Vec<u8> {
+    let mut out = b"<!doctype html><html><head><title>cards</title></head><body><div>".to_vec();
+    for i in 0..n {
+        let mut class = String::from("c");
+        let mut k = i + 1;
+        while k > 0 {
+            class.push(char::from(b'a' + (k % 26) as u8));
+            k /= 26;
+        }
+        out.extend_from_slice(
+            format!(
+                "<div class=\"{class}\"><a href=\"/s/{i}\">A headline of its own, {i}</a></div>"
+            )
+            .as_bytes(),
+        );
+    }
+    out.extend_from_slice(b"</div></body></html>");
     out
 }
 

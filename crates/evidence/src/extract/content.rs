@@ -811,6 +811,8 @@ fn score_prose(
 
 /// Fewest cards that make a teaser list.
 const TEASER_MIN_CARDS: usize = 3;
+/// Most kinds of card told apart in one container.
+const CARD_KINDS_MAX: usize = 16;
 /// Share of a container's children that must be cards.
 const TEASER_CARD_SHARE: f32 = 0.6;
 /// Fewest characters of a card's headline link.
@@ -845,13 +847,20 @@ fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], in_link: &[bool], ix: NodeIx) 
         children += 1;
         if let Some(headline) = card_headline(dom, stats, in_link, child) {
             let key = (dom.node(child).tag, dom.attr(child, "class"));
+            let room = kinds.len() < CARD_KINDS_MAX;
             match kinds.iter_mut().find(|(k, _)| alike(*k, key)) {
                 Some((_, n)) => *n += 1,
-                None => kinds.push((key, 1)),
+                // A list has a kind or two of card; more kinds than this
+                // are not followed (a page of a million unlike cards stays
+                // linear).
+                None if room => kinds.push((key, 1)),
+                None => {}
             }
-            let text = squash(&dom.text_of(headline, HEADLINE_MAX_CHARS));
-            if !headlines.contains(&text) {
-                headlines.push(text);
+            if headlines.len() < TEASER_MIN_CARDS {
+                let text = squash(&dom.text_of(headline, HEADLINE_MAX_CHARS));
+                if !headlines.contains(&text) {
+                    headlines.push(text);
+                }
             }
         } else if s.len.saturating_sub(s.link_len) > CARD_MAX_SUMMARY {
             // A child with more text than any card: this is a page wrapper

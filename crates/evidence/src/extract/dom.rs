@@ -394,17 +394,23 @@ impl<'a> Dom<'a> {
         if parent == ix {
             return None;
         }
-        let mut previous = None;
-        for child in self.children(parent) {
-            if child == ix {
-                return previous;
+        let mut at = ix;
+        // Each step climbs from the node just before `at` (pre-order) to
+        // the child of `parent` that holds it: the previous sibling, found
+        // in the depth of the tree rather than the number of siblings.
+        while at > parent + 1 {
+            let mut sibling = at - 1;
+            while self.nodes[sibling as usize].parent != parent {
+                sibling = self.nodes[sibling as usize].parent;
             }
-            let node = &self.nodes[child as usize];
+            let node = &self.nodes[sibling as usize];
             if node.tag != Tag::Text {
-                previous = Some(child);
-            } else if !node.text.trim().is_empty() {
-                previous = None;
+                return Some(sibling);
             }
+            if !node.text.trim().is_empty() {
+                return None;
+            }
+            at = sibling;
         }
         None
     }
