@@ -378,38 +378,49 @@ pub fn deep(n: usize) -> Vec<u8> {
     out
 }
 
+/// A page titled `title`: `open`, then the `n` elements `item` writes
+/// (the `i`-th for each `i`), then `close`.
+fn siblings(
+    title: &str,
+    open: &str,
+    n: usize,
+    item: impl Fn(usize, &mut Vec<u8>),
+    close: &str,
+) -> Vec<u8> {
+    let mut out = format!("<!doctype html><html><head><title>{title}</title></head><body>{open}")
+        .into_bytes();
+    out.reserve(n * 20 + 64);
+    for i in 0..n {
+        item(i, &mut out);
+    }
+    out.extend_from_slice(close.as_bytes());
+    out
+}
+
 /// `n` sibling paragraphs of one word.
 pub fn wide(n: usize) -> Vec<u8> {
-    let mut out = b"<!doctype html><html><head><title>wide</title></head><body>".to_vec();
-    out.reserve(n * 11 + 64);
-    for i in 0..n {
-        out.extend_from_slice(if i % 2 == 0 {
+    let item = |i: usize, out: &mut Vec<u8>| {
+        out.extend_from_slice(if i.is_multiple_of(2) {
             b"<p>word</p>"
         } else {
             b"<p>more</p>"
-        });
-    }
-    out.extend_from_slice(b"</body></html>");
-    out
+        })
+    };
+    siblings("wide", "", n, item, "</body></html>")
 }
 
 /// A sentence that ends with a colon, then `n` sibling one-item lists:
 /// each list looks for the paragraph that announces it.
 pub fn wide_lists(n: usize) -> Vec<u8> {
-    let mut out = b"<!doctype html><html><head><title>lists</title></head><body><div><p>This long sentence announces the lists that follow it, and it ends with a colon as such sentences do:</p>".to_vec();
-    out.reserve(n * 19 + 64);
-    for _ in 0..n {
-        out.extend_from_slice(b"<ul><li>x</li></ul>");
-    }
-    out.extend_from_slice(b"</div></body></html>");
-    out
+    let open = "<div><p>This long sentence announces the lists that follow it, and it ends with a colon as such sentences do:</p>";
+    let item = |_: usize, out: &mut Vec<u8>| out.extend_from_slice(b"<ul><li>x</li></ul>");
+    siblings("lists", open, n, item, "</div></body></html>")
 }
 
 /// `n` sibling cards, each a linked headline of its own in an element of
 /// its own class (`c` and letters): no two cards look alike.
 pub fn wide_cards(n: usize) -> Vec<u8> {
-    let mut out = b"<!doctype html><html><head><title>cards</title></head><body><div>".to_vec();
-    for i in 0..n {
+    let item = |i: usize, out: &mut Vec<u8>| {
         let mut class = String::from("c");
         let mut k = i + 1;
         while k > 0 {
@@ -422,9 +433,8 @@ pub fn wide_cards(n: usize) -> Vec<u8> {
             )
             .as_bytes(),
         );
-    }
-    out.extend_from_slice(b"</div></body></html>");
-    out
+    };
+    siblings("cards", "<div>", n, item, "</div></body></html>")
 }
 
 /// `n` blocks that each leave a `<b>` of its own open: the parser reopens
