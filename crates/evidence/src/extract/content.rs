@@ -187,7 +187,7 @@ impl Analysis {
             stats,
             boiler,
             teaser_root,
-            comments: comment_sections(dom),
+            comments: dom.marked(|ix| dom.node(ix).hint.has(Hint::COMMENTS)),
             announced,
             headline,
             section: anchor.map(|a| a.section),
@@ -441,15 +441,15 @@ fn announced_list(dom: &Dom<'_>, stats: &[Stats], ix: NodeIx) -> bool {
 /// Pass 3, top-down: the nodes inside a list (`ul`, `ol`, `dl`) that the
 /// article announces.
 fn announced_lists(dom: &Dom<'_>, stats: &[Stats]) -> Vec<bool> {
-    let mut inside = vec![false; dom.len()];
-    for i in 0..dom.len() {
-        let node = dom.nodes[i];
-        let p = node.parent as usize;
-        inside[i] = (p != i && inside[p])
-            || (matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl)
-                && announced_list(dom, stats, i as NodeIx));
-    }
-    inside
+    dom.marked(|ix| {
+        matches!(dom.node(ix).tag, Tag::Ul | Tag::Ol | Tag::Dl) && announced_list(dom, stats, ix)
+    })
+}
+
+/// A link list that a render leaves out: a container that is mostly links
+/// (see [`Stats::is_link_list`]), unless the article announces it.
+pub(crate) fn hidden_link_list(tag: Tag, s: &Stats, announced: bool) -> bool {
+    tag.is_container() && s.is_link_list() && !announced
 }
 
 /// Pass 4, top-down: nodes inside teaser lists (cards of headline links
@@ -671,11 +671,11 @@ fn raw_prose(dom: &Dom<'_>, stats: &[Stats], in_teaser: &[bool]) -> RawProse {
         before: vec![0; n + 1],
     };
     for i in 0..n {
-        raw.before[i + 1] = raw.before[i].saturating_add(own(i));
+        raw.before[i + 1] = raw.before[i] + own(i);
     }
     for i in (0..n).rev() {
         let node = dom.nodes[i];
-        let prose = own(i);
+        let prose = raw.before[i + 1] - raw.before[i];
         if prose > 0 {
             raw.good[i] += prose as f32;
             raw.blocks[i] += 1;
@@ -744,17 +744,6 @@ fn boilerplate(dom: &Dom<'_>, raw: &RawProse, anchor: Option<Anchor>) -> Vec<boo
     boiler
 }
 
-/// The nodes inside an element named as a comment section.
-fn comment_sections(dom: &Dom<'_>) -> Vec<bool> {
-    let mut inside = vec![false; dom.len()];
-    for i in 0..dom.len() {
-        let node = dom.nodes[i];
-        let p = node.parent as usize;
-        inside[i] = (p != i && inside[p]) || node.hint.has(Hint::COMMENTS);
-    }
-    inside
-}
-
 /// Pass 7, bottom-up: prose and junk per subtree.
 fn score_prose(
     dom: &Dom<'_>,
@@ -787,7 +776,7 @@ fn score_prose(
                 s.short += non_link;
             }
         }
-        if node.tag.is_container() && stats[i].is_link_list() && !announced[i] {
+        if hidden_link_list(node.tag, &stats[i], announced[i]) {
             // A render leaves a link list out: none of it is shown.
             stats[i].hidden_junk = stats[i].junk;
             stats[i].short = 0.0;

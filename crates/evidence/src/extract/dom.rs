@@ -387,6 +387,17 @@ impl<'a> Dom<'a> {
         }
     }
 
+    /// Which nodes sit at or below a node that `mark` holds for (a flag
+    /// inherited down the tree, in one top-down pass).
+    pub(crate) fn marked(&self, mark: impl Fn(NodeIx) -> bool) -> Vec<bool> {
+        let mut inside = vec![false; self.nodes.len()];
+        for i in 0..self.nodes.len() {
+            let p = self.nodes[i].parent as usize;
+            inside[i] = (p != i && inside[p]) || mark(i as NodeIx);
+        }
+        inside
+    }
+
     /// The element just before `ix` under the same parent, when only
     /// whitespace lies between them.
     pub(crate) fn previous_element(&self, ix: NodeIx) -> Option<NodeIx> {

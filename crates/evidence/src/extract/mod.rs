@@ -523,11 +523,10 @@ fn main_content(
         ),
     };
     let anchored = container.is_some_and(|ix| analysis.anchored(dom, ix, landmark));
-    let (fallen, taken) = fallback(dom, analysis, (body, landmark), anchored, &normal, best);
+    let (best, taken) = fallback(dom, analysis, (body, landmark), anchored, &normal, best);
     if taken {
         strategy = Strategy::ProseFallback;
     }
-    let best = fallen;
     let empty = chars_of(&best) == 0;
     match empty.then(|| headline_area_text(dom, analysis, &normal)) {
         Some(Some(area)) => (area, Strategy::WholeBody),

@@ -8,7 +8,7 @@
 
 use url::Url;
 
-use super::content::Analysis;
+use super::content::{Analysis, hidden_link_list};
 use super::dom::{Dom, NodeIx, Tag};
 use super::vocabulary::Hint;
 use super::{Block, BlockKind, Link};
@@ -178,12 +178,11 @@ impl Writer<'_, '_, '_> {
             Tag::Head | Tag::Title | Tag::Script | Tag::Meta | Tag::Link | Tag::Base => true,
             Tag::Form => s.good < KEEP_MINOR_GOOD,
             Tag::Figcaption => true,
-            tag if tag.is_container()
-                && self.table_depth == 0
+            tag if self.table_depth == 0
                 && !self.opts.keep_link_paragraphs
                 && !self.opts.keep_minor =>
             {
-                s.is_link_list() && !self.analysis.announced[i]
+                hidden_link_list(tag, s, self.analysis.announced[i])
             }
             _ => false,
         }
