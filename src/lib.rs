@@ -10,6 +10,10 @@
 //!
 //! This facade re-exports the workspace's crates:
 //!
+//! - [`text`] (`ferret-text`): the one tokenizer, analyzers, sentences,
+//!   stemming, stopwords, facts and dates.
+//! - [`extract`] (`ferret-extract`): main-content extraction from bytes,
+//!   page bounds, highlights, the safety scan, structured extraction.
 //! - [`core`] (`ferret-core`): types, the `Engine` trait and layers,
 //!   planning, fanout, fusion, dedup and the URL guard.
 //! - [`engines`] (`ferret-engines`): engine adapters, layers (retry, circuit
@@ -40,9 +44,13 @@ pub use error::FerretError;
 pub use ferret_browser as browser;
 pub use ferret_core as core;
 pub use ferret_engines as engines;
-/// Fetching, extraction and verdicts (`ferret-evidence`).
+/// Fetching, verdicts, the judgement and research (`ferret-evidence`).
 pub use ferret_evidence as evidence;
+/// Main-content extraction from bytes (`ferret-extract`).
+pub use ferret_extract as extract;
 /// Site skills: validated site packages run in the browser
 /// (`ferret-site-skills`, feature `browser`).
 #[cfg(feature = "browser")]
 pub use ferret_site_skills as site_skills;
+/// Text analysis (`ferret-text`).
+pub use ferret_text as text;

@@ -290,7 +290,7 @@ pub struct ExtractArgs {
 }
 
 pub async fn run_extract(args: ExtractArgs) -> CmdResult {
-    use ferret::evidence::structured::{ExtractVerdict, StructuredOutcome};
+    use ferret::evidence::structured::{ExtractVerdict, ReadOutcome, StructuredOutcome};
     let url = args.url.as_deref();
     let outcome = match crate::output::read_file(&args.schema)
         .map_err(|e| e.message)
@@ -298,7 +298,7 @@ pub async fn run_extract(args: ExtractArgs) -> CmdResult {
             serde_json::from_str::<serde_json::Value>(&t)
                 .map_err(|e| format!("{} is not JSON: {e}", args.schema.display()))
         }) {
-        Err(reason) => StructuredOutcome::input_unreadable(url, reason),
+        Err(reason) => ReadOutcome::new(StructuredOutcome::input_unreadable(url, reason), None),
         Ok(schema) => match &args.from_file {
             Some(path) => extract_file(path, url, &schema),
             None => extract_url(&args, url.unwrap_or_default(), &schema).await,
@@ -337,8 +337,8 @@ fn extract_file(
     path: &std::path::Path,
     url: Option<&str>,
     schema: &serde_json::Value,
-) -> ferret::evidence::structured::StructuredOutcome {
-    use ferret::evidence::structured::{StructuredOutcome, extract_structured};
+) -> ferret::evidence::structured::ReadOutcome {
+    use ferret::evidence::structured::{ReadOutcome, StructuredOutcome, extract_structured};
     let options = FetchOptions {
         include_html: true,
         ..FetchOptions::default()
@@ -347,9 +347,13 @@ fn extract_file(
         Ok(page) => {
             let parsed = url.and_then(|u| url::Url::parse(u).ok());
             let html = page.html.as_deref().unwrap_or_default();
-            extract_structured(html, parsed.as_ref(), schema).read_by(page.provenance)
+            let outcome = extract_structured(html, parsed.as_ref(), schema);
+            ReadOutcome::new(outcome, Some(page.provenance))
         }
-        Err(e) => StructuredOutcome::input_unreadable(url, e.to_string()),
+        Err(e) => ReadOutcome::new(
+            StructuredOutcome::input_unreadable(url, e.to_string()),
+            None,
+        ),
     }
 }
 
@@ -358,13 +362,15 @@ async fn extract_url(
     args: &ExtractArgs,
     url: &str,
     schema: &serde_json::Value,
-) -> ferret::evidence::structured::StructuredOutcome {
-    use ferret::evidence::structured::{StructuredOutcome, extract_from_url};
+) -> ferret::evidence::structured::ReadOutcome {
+    use ferret::evidence::structured::{ReadOutcome, StructuredOutcome, extract_from_url};
     let setup = match crate::setup::fetch_setup_cached(args.browser, &args.choice, &args.cache)
         .and_then(|setup| args.polite.apply(setup))
     {
         Ok(setup) => setup,
-        Err(e) => return StructuredOutcome::fetch_failed(Some(url), e.message),
+        Err(e) => {
+            return ReadOutcome::new(StructuredOutcome::fetch_failed(Some(url), e.message), None);
+        }
     };
     let outcome = extract_from_url(&setup.fetcher, url, schema, args.browser).await;
     setup.shutdown().await;

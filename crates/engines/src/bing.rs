@@ -16,7 +16,7 @@
 //!
 //! Unrelated pages: Bing sometimes answers a query with results for
 //! something else. When no hit's title, snippet or URL shares a single
-//! query term ([`query_terms`], CJK-aware) with the query, the page is
+//! query term ([`Analyzer::KEYWORD`] terms, CJK-aware) with the query, the page is
 //! rejected: the response is `Ok` with **no hits and a warning** saying
 //! why (a wrong page is not a transport or parse failure, and a circuit
 //! breaker should not count it as a block).
@@ -33,11 +33,12 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ferret_core::canonical::unwrap_redirect;
-use ferret_core::tokenize::{query_terms, token_strings};
+use ferret_core::tokenize::token_strings;
 use ferret_core::{
     Control, ControlSet, Engine, EngineCapabilities, EngineError, EngineKind, EngineRequest,
     EngineResponse, Freshness,
 };
+use ferret_text::Analyzer;
 use reqwest::header::{ACCEPT, ACCEPT_LANGUAGE};
 use scraper::{ElementRef, Html, Selector};
 use url::Url;
@@ -312,7 +313,8 @@ pub fn parse_page(html: &str, query: &str, max: usize) -> Result<EngineResponse,
 
 /// A warning when no hit shares a query term with `query`.
 fn unrelated(response: &EngineResponse, query: &str) -> Option<String> {
-    let terms: Vec<String> = query_terms(query)
+    let terms: Vec<String> = Analyzer::KEYWORD
+        .terms(query)
         .into_iter()
         .filter(|t| !t.starts_with("site:"))
         .collect();

@@ -54,26 +54,22 @@
 //!   flagged (`[conflict]`, `[T1 vs community]`); `ferret.presentation.v1` and
 //!   Markdown.
 
-pub mod budget;
 pub mod citations;
 pub mod evidence_dedup;
 pub mod evidence_item;
-pub mod extract;
 pub mod fetch;
 pub mod gaps;
-pub mod highlights;
-mod html_lex;
 pub mod ledger;
-pub(crate) mod nesting;
 pub mod option_error;
-mod pool;
 pub mod presentation;
 pub mod refs;
 pub mod research;
-pub mod safety;
 pub mod scorer;
 pub mod structured;
 pub mod verify;
+
+pub use ferret_extract::{self as extract, budget, highlights, safety};
+use ferret_extract::{nesting, pool};
 
 pub use evidence_item::EvidenceItem;
 pub use extract::{ExtractOptions, Extracted, extract};

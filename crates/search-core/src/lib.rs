@@ -43,7 +43,6 @@ pub mod canonical;
 pub mod chat;
 pub mod conformance;
 pub mod controls;
-pub mod dates;
 pub mod engine;
 pub mod error;
 pub mod fanout;
@@ -57,7 +56,6 @@ pub mod near_dup;
 pub mod plan;
 pub mod politeness;
 pub mod provenance;
-pub mod quality;
 pub mod query;
 pub mod response;
 pub mod result;
@@ -66,7 +64,8 @@ pub mod search;
 pub mod testing;
 pub mod text;
 pub mod tier;
-pub mod tokenize;
+
+pub use ferret_text::{dates, quality, tokenize};
 
 pub use controls::{Control, ControlError, ControlSet, SafeSearch};
 pub use engine::{

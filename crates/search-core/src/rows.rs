@@ -626,18 +626,7 @@ fn envelope_list() -> String {
         .join(", ")
 }
 
-/// What kind of JSON value `value` is, for error messages about JSON a
-/// caller handed in ("a string", "an array", "null" …).
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use ferret_text::json::json_kind;
 
 /// [`json_kind`], with an object's first keys.
 fn describe(value: &Value) -> String {

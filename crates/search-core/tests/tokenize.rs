@@ -1,7 +1,12 @@
 //! The tokenizer through its public functions: words, CJK bigrams, mixed
 //! scripts and query terms.
 
-use ferret_core::tokenize::{query_terms, token_strings};
+use ferret_core::tokenize::token_strings;
+use ferret_text::Analyzer;
+
+fn query_terms(q: &str) -> Vec<String> {
+    Analyzer::KEYWORD.terms(q)
+}
 
 #[test]
 fn words_are_lowercased_and_keep_inner_symbols() {

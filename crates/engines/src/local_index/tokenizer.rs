@@ -1,5 +1,6 @@
-//! [`CjkTokenizer`]: the local index's tantivy tokenizer, the same tokens as
-//! [`ferret_core::tokenize::tokens`] with byte offsets and positions.
+//! [`CjkTokenizer`]: the local index's tantivy tokenizer, an adapter over
+//! Ferret's one tokenizer ([`ferret_core::tokenize::tokens_with_spans`]):
+//! the same tokens, with byte offsets and positions.
 //!
 //! Lowercased words of alphabetic scripts (an inner `+ # . '` is kept, so
 //! `c++`, `c#`, `node.js` stay one token) and overlapping character bigrams
@@ -12,7 +13,7 @@
 //! [`MAX_TOKEN_BYTES`] (base64 blobs, minified code) are dropped, since
 //! nobody searches for them and they bloat the term dictionary.
 
-use ferret_core::tokenize::is_cjk;
+use ferret_core::tokenize::tokens_with_spans;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 /// The name the tokenizer is registered under in the index.
@@ -71,96 +72,22 @@ impl TokenStream for CjkTokenStream {
     }
 }
 
-/// A word being built: its lowercased text and, after each source char, the
-/// text length and the source byte end (to trim trailing `.`/`'`).
-#[derive(Default)]
-struct Word {
-    text: String,
-    start: usize,
-    marks: Vec<(usize, usize)>,
-}
-
-struct Builder {
-    out: Vec<Token>,
-    word: Word,
-    cjk: Vec<(char, usize, usize)>,
-}
-
-impl Builder {
-    fn emit(&mut self, text: String, from: usize, to: usize) {
-        if text.len() > MAX_TOKEN_BYTES {
-            return;
-        }
-        let position = self.out.len();
-        self.out.push(Token {
-            offset_from: from,
-            offset_to: to,
-            position,
-            text,
-            position_length: 1,
-        });
-    }
-
-    fn flush_word(&mut self) {
-        let word = std::mem::take(&mut self.word);
-        let trimmed = word.text.trim_end_matches(['.', '\'']);
-        if !trimmed.is_empty() {
-            let end = word
-                .marks
-                .iter()
-                .find(|(len, _)| *len == trimmed.len())
-                .map_or(word.start, |(_, end)| *end);
-            self.emit(trimmed.to_string(), word.start, end);
-        }
-    }
-
-    fn flush_cjk(&mut self) {
-        let run = std::mem::take(&mut self.cjk);
-        match run.len() {
-            0 => {}
-            1 => self.emit(run[0].0.to_string(), run[0].1, run[0].2),
-            _ => {
-                for pair in run.windows(2) {
-                    let text: String = [pair[0].0, pair[1].0].iter().collect();
-                    self.emit(text, pair[0].1, pair[1].2);
-                }
-            }
-        }
-    }
-}
-
-/// The tokens of `text`, with byte offsets and consecutive positions.
+/// The tokens of `text` ([`tokens_with_spans`]), with byte offsets and
+/// consecutive positions; tokens longer than [`MAX_TOKEN_BYTES`] are left
+/// out.
 pub fn tokenize(text: &str) -> Vec<Token> {
-    let mut b = Builder {
-        out: Vec::new(),
-        word: Word::default(),
-        cjk: Vec::new(),
-    };
-    for (i, c) in text.char_indices() {
-        let end = i + c.len_utf8();
-        if is_cjk(c) {
-            b.flush_word();
-            b.cjk.push((c, i, end));
-        } else if c.is_alphanumeric() {
-            b.flush_cjk();
-            if b.word.text.is_empty() {
-                b.word.start = i;
-            }
-            b.word.text.extend(c.to_lowercase());
-            b.word.marks.push((b.word.text.len(), end));
-        } else if !b.word.text.is_empty() && matches!(c, '+' | '#' | '.' | '\'') {
-            // `+`/`#` are kept; `.`/`'` only when a letter or digit follows
-            // (trimmed at flush).
-            b.word.text.push(c);
-            b.word.marks.push((b.word.text.len(), end));
-        } else {
-            b.flush_word();
-            b.flush_cjk();
-        }
-    }
-    b.flush_word();
-    b.flush_cjk();
-    b.out
+    tokens_with_spans(text)
+        .into_iter()
+        .filter(|(token, _)| token.as_str().len() <= MAX_TOKEN_BYTES)
+        .enumerate()
+        .map(|(position, (token, span))| Token {
+            offset_from: span.start,
+            offset_to: span.end,
+            position,
+            text: token.into_string(),
+            position_length: 1,
+        })
+        .collect()
 }
 
 /// Whether `text` has anything to search for.

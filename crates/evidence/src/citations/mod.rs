@@ -6,9 +6,10 @@
 //!
 //! 1. The claim's content terms are taken
 //!    ([`crate::evidence_item::terms::content_terms`]: words without
-//!    stopwords, plural-stemmed; CJK character bigrams).
-//! 2. Every fetched item's text is cut into sentences (at `. ! ?` before a
-//!    space, at `。！？；;` and at line breaks). Each term is weighted
+//!    stopwords, stemmed; CJK character bigrams).
+//! 2. Every fetched item's text is cut into sentences by the one splitter
+//!    ([`ferret_text::sentences`]: `. ! ?` before whitespace unless an
+//!    abbreviation, `。！？．` and line breaks). Each term is weighted
 //!    `ln(1 + N/df)` over all N candidate sentences, so rare terms count
 //!    more than ones every sentence has.
 //! 3. A sentence longer than the cap is narrowed to its best window of at
@@ -325,7 +326,7 @@ pub fn bind_citations(
         .enumerate()
         .filter(|(_, item)| item.is_evidence())
         .flat_map(|(item_index, item)| {
-            quote::sentences(&item.text)
+            ferret_text::sentences::sentences(&item.text)
                 .into_iter()
                 .map(move |range| Candidate {
                     item_index,

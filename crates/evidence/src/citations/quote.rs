@@ -1,5 +1,6 @@
-//! Finding a verbatim quote for a claim: sentences, then the best window of
-//! at most `max_chars` characters inside one, cut at word boundaries.
+//! Finding a verbatim quote for a claim: the best window of at most
+//! `max_chars` characters inside one sentence ([`ferret_text::sentences`]),
+//! cut at word boundaries.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -7,39 +8,6 @@ use std::ops::Range;
 use ferret_core::tokenize::is_cjk;
 
 use crate::evidence_item::terms::TextTerms;
-
-/// Characters that end a sentence wherever they appear.
-const HARD_STOPS: &[char] = &['。', '！', '？', '；', ';', '\n'];
-/// Characters that end a sentence when whitespace (or the end) follows.
-const SOFT_STOPS: &[char] = &['.', '!', '?'];
-
-/// The sentences of `text` as trimmed byte ranges (terminators included,
-/// blank sentences skipped).
-pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let end = i + c.len_utf8();
-        let stop = HARD_STOPS.contains(&c)
-            || (SOFT_STOPS.contains(&c) && chars.peek().is_none_or(|&(_, n)| n.is_whitespace()));
-        if stop {
-            push_trimmed(text, start..end, &mut out);
-            start = end;
-        }
-    }
-    push_trimmed(text, start..text.len(), &mut out);
-    out
-}
-
-fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let slice = &text[r.clone()];
-    let lead = slice.len() - slice.trim_start().len();
-    let trail = slice.len() - slice.trim_end().len();
-    if lead + trail < slice.len() {
-        out.push(r.start + lead..r.end - trail);
-    }
-}
 
 /// A run of non-space characters without CJK, or one CJK character: the
 /// units a quote may start and end on.

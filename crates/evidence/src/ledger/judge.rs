@@ -47,8 +47,11 @@ use serde::{Deserialize, Serialize};
 
 use ferret_core::plan::stopwords::is_stopword;
 
-use super::text::{Word, clauses, mostly_cjk, sentences, stem, surface_cues, words};
 use crate::budget::Deadline;
+use ferret_text::sentences::{clauses, sentences};
+use ferret_text::stem::{stem, surface_cues};
+use ferret_text::tokenize::mostly_cjk;
+use ferret_text::words::{Word, words};
 
 /// The three-way verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

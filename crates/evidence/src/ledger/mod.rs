@@ -41,7 +41,6 @@
 //! ([`EvidenceScore`]), reported beside it, never used to decide support.
 
 pub mod judge;
-pub(crate) mod text;
 
 use serde::{Deserialize, Serialize};
 

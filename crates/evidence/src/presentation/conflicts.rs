@@ -11,8 +11,9 @@
 
 use std::collections::HashSet;
 
-use crate::ledger::text::{sentences, words};
 use crate::ledger::{Claim, Judgement, PageText, ReadText, judge::judge_read};
+use ferret_text::sentences::sentences;
+use ferret_text::words::words;
 
 /// A result's title and snippet as one text.
 pub(crate) fn text_of(title: &str, snippet: &str) -> String {

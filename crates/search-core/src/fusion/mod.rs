@@ -25,7 +25,7 @@
 //!      is never laundered into a public result; it is flagged
 //!      `dual-sourced` when public hits were merged too. Login hits whose
 //!      provenance says `merge_with_public_ok: false` stay separate results;
-//!    - *scores*: `keyword` is the share of [`query_terms`] of the query
+//!    - *scores*: `keyword` is the share of [`Analyzer::KEYWORD`] terms of the query
 //!      among the title and snippet tokens (CJK bigrams count; 0.5 when the
 //!      query has no terms); `freshness` is [`crate::freshness::freshness`];
 //!      `authority` is [`crate::authority::AuthorityScorer::score`] with the
@@ -64,7 +64,8 @@ use crate::query::Weights;
 use crate::response::{DropReason, DroppedRow, EngineCall};
 use crate::result::SearchResult;
 #[cfg(doc)]
-use crate::{result::Scores, text::Text, tokenize::query_terms};
+use crate::{result::Scores, text::Text};
+use ferret_text::Analyzer;
 
 mod build;
 mod cluster;
@@ -331,7 +332,7 @@ pub fn fuse(calls: &[EngineCall], options: &FusionOptions) -> Fused {
     let checked = check_options(options, &mut warnings);
     let input_hits: usize = calls.iter().map(|c| c.response.hits.len()).sum();
     let infos = group::call_infos(calls, options);
-    let terms = crate::tokenize::query_terms(&options.query);
+    let terms = Analyzer::KEYWORD.terms(&options.query);
 
     let (keys, unresolvable) = keys::MergeKeys::compute(calls, options.canonical);
     let groups = group::group(calls, &infos, &keys);

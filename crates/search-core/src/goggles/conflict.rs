@@ -7,14 +7,15 @@
 //!
 //! 1. **Same subject**: the content terms of the two titles
 //!    ([`crate::tokenize::tokens`]: words and CJK bigrams, without
-//!    [`STOPWORDS`], negation words and numbers) share at least
+//!    stopwords ([`ferret_text::stopwords`]), negation words and numbers)
+//!    share at least
 //!    [`MIN_SHARED_TERMS`] terms, and the shared terms are at least half of
 //!    the smaller title's terms.
-//! 2. **Opposite polarity**: exactly one of the titles holds a negation —
-//!    an English word in [`NEGATION_WORDS`] or ending in `n't`, or a Chinese
-//!    phrase in [`NEGATION_PHRASES`] (`Rust supports X` vs `Rust does not
-//!    support X`; `支持` vs `不支持`). Titles only: snippets hold incidental
-//!    negations too often.
+//! 2. **Opposite polarity**: the titles' polarities differ, read as the
+//!    judgement reads a sentence ([`polarity_of`]: an odd count of English
+//!    negation words, `n't`, negating phrases and CJK markers is negated;
+//!    `Rust supports X` vs `Rust does not support X`; `支持` vs `不支持`).
+//!    Titles only: snippets hold incidental negations too often.
 //! 3. **Contradicting numbers**: in title + snippet, a quantity is a key
 //!    followed by a link and a number — `timeout is 30`, `limit = 100`,
 //!    `size: 2`, `超时为30秒` (the key is the word before the link, or the
@@ -26,35 +27,10 @@
 //! It is deliberately simple: it flags candidates for a person or model to
 //! check, it does not decide who is right.
 
+use ferret_text::facts::{is_negation, polarity_of};
+use ferret_text::stopwords::is_stopword;
+
 use crate::tokenize::{Token, tokens};
-
-/// Words left out of subject terms.
-pub const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how",
-    "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "vs", "was", "were",
-    "what", "when", "why", "will", "with", "you", "your", "的", "了", "吗", "是",
-];
-
-/// English negation words (any word ending in `n't` counts too).
-pub const NEGATION_WORDS: &[&str] = &["not", "no", "never", "cannot", "nor", "none", "neither"];
-
-/// Chinese negation phrases (matched as substrings of the title).
-pub const NEGATION_PHRASES: &[&str] = &[
-    "不支持",
-    "不是",
-    "不能",
-    "不会",
-    "不再",
-    "不可",
-    "不需要",
-    "不建议",
-    "不推荐",
-    "没有",
-    "无法",
-    "并非",
-    "未能",
-    "不行",
-];
 
 /// English words that link a key to its number (`timeout is 30`).
 pub const LINK_WORDS: &[&str] = &["is", "are", "was", "were", "equals", "of", "to", "at"];
@@ -93,21 +69,14 @@ impl Claim {
         let mut terms: Vec<String> = tokens(&title_lower)
             .into_iter()
             .filter(|t| match t {
-                Token::Word(w) => {
-                    !STOPWORDS.contains(&w.as_str())
-                        && !is_negation_word(w)
-                        && w.parse::<f64>().is_err()
-                }
-                Token::Cjk(c) => !STOPWORDS.contains(&c.as_str()),
+                Token::Word(w) => !is_stopword(w) && !is_negation(w) && w.parse::<f64>().is_err(),
+                Token::Cjk(c) => !is_stopword(c),
             })
             .map(Token::into_string)
             .collect();
         terms.sort();
         terms.dedup();
-        let negated = tokens(&title_lower).iter().any(|t| match t {
-            Token::Word(w) => is_negation_word(w),
-            Token::Cjk(_) => false,
-        }) || NEGATION_PHRASES.iter().any(|p| title_lower.contains(p));
+        let negated = polarity_of(&title_lower) % 2 == 1;
         let quantities = quantities(&format!("{title_lower} \n {}", snippet.to_lowercase()));
         Claim {
             terms,
@@ -173,10 +142,6 @@ fn numbers_for(quantities: &[(String, f64)], key: &str) -> Vec<f64> {
         .collect();
     out.dedup();
     out
-}
-
-fn is_negation_word(w: &str) -> bool {
-    NEGATION_WORDS.contains(&w) || w.ends_with("n't")
 }
 
 /// One lexical item of the quantity scanner.
@@ -252,7 +217,7 @@ fn quantities(text: &str) -> Vec<(String, f64)> {
             continue;
         }
         let key = match &lexed[j - 1] {
-            Lex::Word(w) if !STOPWORDS.contains(&w.as_str()) => Some(w.clone()),
+            Lex::Word(w) if !is_stopword(w) => Some(w.clone()),
             Lex::Cjk(c2) => {
                 let mut key = String::new();
                 if j >= 2

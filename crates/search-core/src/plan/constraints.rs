@@ -13,8 +13,9 @@
 //!    of being dropped ("Bun 和 Deno 的区别" stays one clause).
 //! 3. Clauses of ≥ 4 characters; at most 8 constraints, further clauses
 //!    become facets. With no clause, the whole question is the constraint.
-//! 4. Terms: tokens of ≥ 2 characters (CJK as bigrams, via
-//!    [`crate::tokenize`]) minus stopwords ([`super::stopwords`]).
+//! 4. Terms: the facts of a clause whole, then its other tokens as
+//!    [`Analyzer::CONSTRAINT`] keeps them (≥ 2 characters, CJK as bigrams,
+//!    minus stopwords).
 //! 5. A clause marked optional ("ideally", "最好", "가능하면") is not
 //!    mandatory.
 
@@ -22,11 +23,13 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-use crate::tokenize::{Token, is_cjk, tokens};
+use ferret_text::Analyzer;
+
+use crate::tokenize::{is_cjk, tokens};
 
 use super::comparison::korean_particle;
 use super::cues::CueSet;
-use super::stopwords::{PARTICLE_WORDS, clean_cjk, is_stopword};
+use super::stopwords::PARTICLE_WORDS;
 use super::{Constraint, MAX_CONSTRAINTS, MIN_CLAUSE_CHARS};
 
 /// English conjunctions that separate clauses (whole words).
@@ -457,15 +460,12 @@ pub fn terms(text: &str) -> Vec<String> {
     }
     // The other tokens, placed where they first occur (after the facts
     // masked out, so a fact's digits are never a token of their own).
-    let cleaned = clean_cjk(&masked);
+    let analyzer = Analyzer::CONSTRAINT;
+    let cleaned = analyzer.prepare(&masked);
     let lower = cleaned.to_lowercase();
     let mut from = 0;
     for t in tokens(&cleaned) {
-        let long_enough = match &t {
-            Token::Word(w) => w.chars().count() >= 2,
-            Token::Cjk(c) => c.chars().count() >= 2,
-        };
-        if !long_enough || is_stopword(t.as_str()) {
+        if !analyzer.accepts(&t) {
             continue;
         }
         let term = t.into_string();

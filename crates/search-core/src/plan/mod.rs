@@ -31,11 +31,11 @@ pub mod comparison;
 pub mod constraints;
 mod cues;
 pub mod expand;
-pub mod facts;
 pub mod focused;
 pub mod glossary;
-pub mod stopwords;
 pub mod synonyms;
+
+pub use ferret_text::{facts, stopwords};
 
 use std::sync::Arc;
 
