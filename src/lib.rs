@@ -14,6 +14,8 @@
 //!   stemming, stopwords, facts and dates.
 //! - [`extract`] (`ferret-extract`): main-content extraction from bytes,
 //!   page bounds, highlights, the safety scan, structured extraction.
+//! - [`fetch`] (`ferret-fetch`): the fetch ladder, verdicts, the page
+//!   cache, thread references.
 //! - [`core`] (`ferret-core`): types, the `Engine` trait and layers,
 //!   planning, fanout, fusion, dedup and the URL guard.
 //! - [`engines`] (`ferret-engines`): engine adapters, layers (retry, circuit
@@ -48,6 +50,8 @@ pub use ferret_engines as engines;
 pub use ferret_evidence as evidence;
 /// Main-content extraction from bytes (`ferret-extract`).
 pub use ferret_extract as extract;
+/// Fetching pages and their verdicts (`ferret-fetch`).
+pub use ferret_fetch as fetch;
 /// Site skills: validated site packages run in the browser
 /// (`ferret-site-skills`, feature `browser`).
 #[cfg(feature = "browser")]

@@ -1,34 +1,16 @@
 //! # ferret-evidence
 //!
-//! Turns a URL into trustworthy text: fetched safely, extracted well, judged
-//! honestly.
+//! Judges fetched pages honestly and runs the research loop over them.
+//! Reading a page is two crates below this one, re-exported here so their
+//! paths stay: [`fetch`], [`verify`], [`refs`] and [`structured`] are
+//! `ferret-fetch` (the ladder, verdicts, thread references, structured
+//! extraction from a URL); [`extract`](mod@extract), [`budget`],
+//! [`highlights`] and [`safety`] are `ferret-extract` (reading bytes).
 //!
-//! - [`extract`](mod@extract): main-content extraction from HTML (title, byline, date,
-//!   main text with paragraph structure, language, links, JSON-LD; text and
-//!   Markdown output).
-//! - [`fetch`]: the adaptive fetch ladder — public endpoints (GitHub,
-//!   Wikipedia, arXiv, HN, Reddit, npm, PyPI, crates.io), plain HTTP behind
-//!   the URL guard (manual redirects, 1 MiB cap, charset), then a browser
-//!   when the page needs one; `ferret.fetch.v1` ([`fetch::FetchedPage`]).
-//! - [`verify`]: the page verdicts and score (`strong_ok` … `error`) and
-//!   the `ferret.verify.v1` report ([`verify::VerifyReport`]).
-//! - [`budget`]: what one page may cost — size bounds before the HTML
-//!   parser runs (nesting, elements, text) and a time budget per stage of
-//!   reading, past which a page is `too_complex` and the call goes on.
 //! - [`ledger`]: the constraint ledger — each fetched page judged
 //!   supports / refutes / unrelated per constraint (facts co-located in a
 //!   sentence, numbers, dates and names equal, polarity), verbatim quotes,
 //!   readiness (`ferret.ledger.v1`).
-//! - [`safety`]: content-safety flags — prompt injection aimed at agents,
-//!   hidden text, link farms, invisible characters.
-//! - [`highlights`]: BM25 passage selection within a token budget, the
-//!   `--focus` keyword filter and the top-20-paragraph trim; every highlight
-//!   is a verbatim slice of the extracted text.
-//! - [`structured`]: fail-closed extraction to a JSON Schema from JSON-LD
-//!   and HTML tables (`ferret.extract.v1`).
-//! - [`refs`]: typed references of a GitHub issue or pull request (issues,
-//!   PRs, commits, duplicates, related, URLs) from its API JSON or page
-//!   HTML (`ferret.refs.v1`).
 //! - [`evidence_item`]: [`evidence_item::EvidenceItem`], one page as
 //!   evidence (URL, canonical URL, domain, source tier T1–T4, fetched text,
 //!   date, query lane) — the common input of the three modules below.
@@ -57,19 +39,15 @@
 pub mod citations;
 pub mod evidence_dedup;
 pub mod evidence_item;
-pub mod fetch;
 pub mod gaps;
 pub mod ledger;
 pub mod option_error;
 pub mod presentation;
-pub mod refs;
 pub mod research;
 pub mod scorer;
-pub mod structured;
-pub mod verify;
 
 pub use ferret_extract::{self as extract, budget, highlights, safety};
-use ferret_extract::{nesting, pool};
+pub use ferret_fetch::{self as fetch, refs, structured, verify};
 
 pub use evidence_item::EvidenceItem;
 pub use extract::{ExtractOptions, Extracted, extract};

@@ -57,6 +57,7 @@ use url::Url;
 use super::ResearchError;
 use super::candidates::{NormalizedResults, ResultRow};
 use super::hints::{browse_required, plan_hints};
+use super::pages::PageSource;
 use crate::budget::{Deadline, OutOfTime, PageBudget, too_complex_reason};
 use crate::citations::{CitationOptions, CitationReport, bind_citations};
 use crate::evidence_item::{Claim, EvidenceItem, QueryRole, evidence_id};
@@ -293,12 +294,12 @@ pub struct EnrichedCandidate {
     /// The search title, else the fetched one (display only).
     pub title: String,
     /// The verdict; `"unknown"` when nothing could be judged.
-    #[serde(with = "verdict_or_unknown")]
+    #[serde(with = "crate::verify::or_unknown")]
     pub verdict: Option<Verdict>,
     /// `strong_ok` or `weak_ok`.
     pub ok: bool,
     /// The ladder step that produced the text; `"unknown"` when none did.
-    #[serde(with = "super::source_or_unknown")]
+    #[serde(with = "crate::verify::or_unknown")]
     pub source: Option<Source>,
     /// The first 800 characters of the whitespace-normalised text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -459,27 +460,6 @@ pub struct Enrichment {
     pub warnings: Vec<String>,
 }
 
-mod verdict_or_unknown {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::verify::Verdict;
-
-    pub fn serialize<S: Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(verdict) => verdict.serialize(s),
-            None => s.serialize_str("unknown"),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Verdict>, D::Error> {
-        let raw = String::deserialize(d)?;
-        if raw == "unknown" {
-            return Ok(None);
-        }
-        raw.parse().map(Some).map_err(serde::de::Error::custom)
-    }
-}
-
 /// Where a chosen candidate is read from.
 enum Target {
     Web(String),
@@ -525,7 +505,7 @@ impl Reads {
 
 /// The parts a run enriches with.
 pub(crate) struct Enricher<'a> {
-    pub(crate) fetcher: &'a Fetcher,
+    pub(crate) pages: &'a Arc<dyn PageSource>,
     pub(crate) scorer: &'a dyn EvidenceScorer,
     pub(crate) local: Option<&'a Arc<dyn LocalDocuments>>,
 }
@@ -684,10 +664,9 @@ impl Enricher<'_> {
         let started = std::time::Instant::now();
         let (url, read_from, task) = match target {
             Target::Web(url) => {
-                let fetcher = self.fetcher.clone();
+                let pages = Arc::clone(self.pages);
                 let target = url.clone();
-                let task =
-                    tokio::spawn(async move { fetcher.fetch(&target, &fetch_options).await });
+                let task = tokio::spawn(async move { pages.fetch(&target, &fetch_options).await });
                 (url, ReadFrom::Web, task)
             }
             Target::Local(path) => {
@@ -1245,9 +1224,10 @@ pub async fn enrich_fetch(
     results: &NormalizedResults,
     options: &EnrichOptions,
 ) -> Result<Enrichment, ResearchError> {
+    let pages: Arc<dyn PageSource> = Arc::new(fetcher.clone());
     let scorer = crate::scorer::SelectionAbsorption::new();
     Enricher {
-        fetcher,
+        pages: &pages,
         scorer: &scorer,
         local: None,
     }

@@ -44,6 +44,7 @@ pub mod decision;
 pub mod deep;
 pub mod enrich;
 pub mod hints;
+pub mod pages;
 pub mod rounds;
 
 use std::fmt;
@@ -74,6 +75,7 @@ pub use enrich::{
     NextStepKind, ReadFrom, SkipReason, SkippedCandidate, enrich_fetch,
 };
 pub use hints::SourceHint;
+pub use pages::PageSource;
 pub use rounds::{
     ConstraintChange, DEFAULT_ROUNDS, FollowUp, MAX_ROUNDS, RoundReport, StopReason,
     follow_up_queries,
@@ -341,12 +343,12 @@ pub struct ResearchReport {
     pub elapsed_ms: u64,
 }
 
-/// Runs research: a fetcher, optionally a searcher, a scorer, a local
-/// reader and deep escalation. Cheap to clone.
+/// Runs research: a page source (the fetcher), optionally a searcher, a
+/// scorer, a local reader and deep escalation. Cheap to clone.
 #[derive(Clone)]
 pub struct Research {
     searcher: Option<Searcher>,
-    fetcher: Fetcher,
+    pages: Arc<dyn PageSource>,
     scorer: Arc<dyn EvidenceScorer>,
     local: Option<Arc<dyn LocalDocuments>>,
     deep: Option<DeepEscalation>,
@@ -356,7 +358,7 @@ impl fmt::Debug for Research {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Research")
             .field("searcher", &self.searcher.is_some())
-            .field("fetcher", &self.fetcher)
+            .field("pages", &self.pages.name())
             .field("scorer", &self.scorer.name())
             .field("local", &self.local.is_some())
             .field("deep", &self.deep.as_ref().map(DeepEscalation::vendor))
@@ -417,10 +419,16 @@ impl Research {
     /// run's): no searcher, the default scorer, no local reader, no deep
     /// escalation.
     pub fn builder(fetcher: Fetcher) -> ResearchBuilder {
+        Self::reading(Arc::new(fetcher))
+    }
+
+    /// A builder that reads pages from `pages` instead of a fetcher (see
+    /// [`PageSource`]); otherwise as [`Research::builder`].
+    pub fn reading(pages: Arc<dyn PageSource>) -> ResearchBuilder {
         ResearchBuilder {
             inner: Research {
                 searcher: None,
-                fetcher,
+                pages,
                 scorer: Arc::new(SelectionAbsorption::new()),
                 local: None,
                 deep: None,
@@ -428,9 +436,9 @@ impl Research {
         }
     }
 
-    /// The fetcher.
-    pub fn fetcher(&self) -> &Fetcher {
-        &self.fetcher
+    /// Where the run reads its pages.
+    pub fn pages(&self) -> &Arc<dyn PageSource> {
+        &self.pages
     }
 
     /// The scorer.
@@ -588,7 +596,7 @@ impl Research {
 
     fn enricher(&self) -> enrich::Enricher<'_> {
         enrich::Enricher {
-            fetcher: &self.fetcher,
+            pages: &self.pages,
             scorer: self.scorer.as_ref(),
             local: self.local.as_ref(),
         }
@@ -792,7 +800,3 @@ struct Rounds {
     rounds: Vec<RoundReport>,
     stopped: StopReason,
 }
-
-/// The serde helper of an optional [`crate::verify::Source`] (`"unknown"`
-/// for none), at home next to the type in [`crate::verify`].
-pub(crate) use crate::verify::source_or_unknown;

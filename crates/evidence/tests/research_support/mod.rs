@@ -18,7 +18,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use ferret_core::guard::UrlGuard;
 use ferret_evidence::fetch::{BrowserMode, Fetcher, FetcherBuilder};
 
-#[path = "../fetch_support/mod.rs"]
+#[path = "../../../fetch/tests/fetch_support/mod.rs"]
 mod fetch_support;
 
 /// Serve a router on loopback (the fetch tests' server).
