@@ -346,7 +346,7 @@ impl Claim {
 fn negated_words(all: &[Word], text: &str) -> Vec<String> {
     let is_negation = |w: &Word| {
         let raw = text[w.span.clone()].to_lowercase().replace('’', "'");
-        ferret_core::plan::facts::NEGATIONS.contains(&raw.as_str()) || raw.ends_with("n't")
+        ferret_text::facts::is_negation(&raw)
     };
     all.iter()
         .enumerate()

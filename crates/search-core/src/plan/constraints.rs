@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use ferret_text::Analyzer;
+use ferret_text::sentences::sentences;
 
 use crate::tokenize::{is_cjk, tokens};
 
@@ -341,42 +342,15 @@ pub(crate) fn is_statement(text: &str) -> bool {
         && numbered_pieces(t).len() < 3
 }
 
-/// A statement's clauses: its sentences and `;`-separated parts.
+/// A statement's clauses: its sentences (the one splitter,
+/// [`ferret_text::sentences::sentences`]) and their `;`-separated parts.
 fn statement_clauses(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|(_, n)| *n);
-        let cut = matches!(c, ';' | '；' | '。' | '！')
-            || (matches!(c, '.' | '!')
-                && next.is_none_or(char::is_whitespace)
-                && !is_initial(text, i));
-        if cut {
-            out.push(text[start..i + c.len_utf8()].to_string());
-            start = i + c.len_utf8();
-        }
-    }
-    out.push(text[start..].to_string());
-    out.into_iter()
-        .map(|c| trim_clause(&c).to_string())
+    sentences(text)
+        .into_iter()
+        .flat_map(|r| text[r].split_inclusive([';', '；']))
+        .map(|c| trim_clause(c).to_string())
         .filter(|c| char_len(c) >= MIN_CLAUSE_CHARS)
         .collect()
-}
-
-/// A period after a single letter (`J.`) or a short title (`Mr.`) does not
-/// end a sentence.
-fn is_initial(text: &str, dot: usize) -> bool {
-    let word: String = text[..dot]
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphabetic())
-        .collect();
-    word.chars().count() <= 2
-        || matches!(
-            word.as_str(),
-            "rM" | "srM" | "sM" | "rD" | "tS" | "vog" | "neS" | "per" | "cnI" | "oC" | "sv"
-        )
 }
 
 /// The clauses of `question`, in order (not yet capped).
