@@ -31,6 +31,7 @@ const HOMES: &[(&str, &str)] = &[
     ("fn element_hiding(", "crates/extract/src/hidden.rs"),
     ("fn style_hiding(", "crates/extract/src/hidden.rs"),
     ("\"display:none\"", "crates/extract/src/hidden.rs"),
+    ("attr(\"hidden\")", "crates/extract/src/hidden.rs"),
     ("mod or_unknown", "crates/fetch/src/verdict.rs"),
     (
         "fn canonical_url(",

@@ -68,7 +68,8 @@ impl Fixture {
             "<html><head><title>Search Engines Explained</title>\
              <script>var secretvariable = 'hidden';</script><style>.menuitem{}</style></head>\
              <body><nav>navigationonly Home About</nav><h1>How search works</h1>\
-             <p>Inverted indexes map terms to documents; BM25 ranks them.</p></body></html>",
+             <p>Inverted indexes map terms to documents; BM25 ranks them.</p>\
+             <p style=\"display: none\">styledawayword</p></body></html>",
         );
         write(root, "notes.txt", "Shopping list\nmilk, eggs, quinoa\n");
         write(root, ".git/config.md", "# hidden git file gitonlyword\n");
@@ -279,7 +280,12 @@ async fn html_is_indexed_as_its_visible_text() {
         .unwrap();
     assert_eq!(answer.hits[0].url, page);
     assert_eq!(answer.hits[0].title, "Search Engines Explained");
-    for hidden in ["secretvariable", "menuitem", "navigationonly"] {
+    for hidden in [
+        "secretvariable",
+        "menuitem",
+        "navigationonly",
+        "styledawayword",
+    ] {
         assert!(
             urls(&index, hidden).await.is_empty(),
             "{hidden} was indexed"

@@ -8,11 +8,15 @@
 //!   for identifiers).
 //! - **HTML**: the title is `<title>`, else the first `<h1>`. The text is the
 //!   body's text without `script`, `style`, `nav`, `noscript`, `template`,
-//!   `svg`, `iframe` or `head`, one line per block element.
+//!   `svg`, `iframe` or `head`, and without what is not rendered (the one
+//!   hidden rule, [`ferret_extract::hidden`]: the `hidden` attribute,
+//!   `display:none`, `visibility:hidden`, Bootstrap's `d-none`), one line per
+//!   block element.
 //! - **Text**: the title is the first non-blank line when it is short.
 //!
 //! Files with no title fall back to their file name (the caller's job).
 
+use ferret_extract::hidden::{Hiding, element_hiding};
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use scraper::{ElementRef, Html, Node, Selector};
 
@@ -279,7 +283,9 @@ fn collect_text(element: ElementRef<'_>, out: &mut String) {
             Node::Text(t) => out.push_str(t),
             Node::Element(e) => {
                 let name = e.name();
-                if SKIPPED_ELEMENTS.contains(&name) || e.attr("hidden").is_some() {
+                if SKIPPED_ELEMENTS.contains(&name)
+                    || element_hiding(e).is_some_and(Hiding::is_removed)
+                {
                     continue;
                 }
                 let block = BLOCK_ELEMENTS.contains(&name);
