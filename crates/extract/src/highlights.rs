@@ -50,6 +50,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use ferret_text::Analyzer;
+use ferret_text::sentences::sentences;
 use ferret_text::tokenize::{is_cjk, tokens};
 use serde::{Deserialize, Serialize};
 
@@ -772,27 +773,13 @@ fn line_units(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
     out
 }
 
-/// Sentences: cut after `.`, `!`, `?`, `…` followed by whitespace, and after
-/// CJK full stops (`。！？`) anywhere.
+/// The sentences of `text[r]` (the one splitter,
+/// [`ferret_text::sentences::sentences`]).
 fn sentence_units(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
-    let slice = &text[r.clone()];
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut iter = slice.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        let end = i + c.len_utf8();
-        let cut = match c {
-            '。' | '！' | '？' => true,
-            '.' | '!' | '?' | '…' => iter.peek().is_some_and(|(_, n)| n.is_whitespace()),
-            _ => false,
-        };
-        if cut {
-            push_trimmed(text, r.start + start..r.start + end, &mut out);
-            start = end;
-        }
-    }
-    push_trimmed(text, r.start + start..r.end, &mut out);
-    out
+    sentences(&text[r.clone()])
+        .into_iter()
+        .map(|s| r.start + s.start..r.start + s.end)
+        .collect()
 }
 
 /// Hard windows of at most `max` tokens, cut before a token starts.
