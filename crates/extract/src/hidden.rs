@@ -58,19 +58,44 @@ pub fn element_hiding(el: &Element) -> Option<Hiding> {
     if style.is_some_and(Hiding::is_removed) {
         return style;
     }
-    if el.attr("hidden").is_some() {
-        return Some(Hiding::Removed("hidden attribute"));
-    }
-    if el
-        .attr("class")
-        .is_some_and(|c| c.contains("d-none") && hidden_by_display_class(c))
-    {
-        return Some(Hiding::Removed("display class d-none"));
+    if let Some(reason) = removed_by_markup(el) {
+        return Some(Hiding::Removed(reason));
     }
     if style.is_some() {
         return style;
     }
     aria_hidden(el).then_some(Hiding::AriaHidden)
+}
+
+/// Whether `el` is not rendered: [`element_hiding`] is [`Hiding::Removed`].
+/// The extractor asks this of every element, so a style that names none of
+/// `none`, `hidden` or `collapse` is passed over without being parsed.
+pub fn is_removed(el: &Element) -> bool {
+    removed_by_markup(el).is_some()
+        || el.attr("style").is_some_and(|css| {
+            ["none", "hidden", "collapse"]
+                .iter()
+                .any(|word| contains_ignoring_case(css, word))
+                && style_hiding(css).is_some_and(Hiding::is_removed)
+        })
+}
+
+/// Why `el`'s markup (not its style) removes it: the `hidden` attribute or
+/// a display class.
+fn removed_by_markup(el: &Element) -> Option<&'static str> {
+    if el.attr("hidden").is_some() {
+        return Some("hidden attribute");
+    }
+    el.attr("class")
+        .is_some_and(|c| c.contains("d-none") && hidden_by_display_class(c))
+        .then_some("display class d-none")
+}
+
+/// Whether `text` holds `word` (ASCII, lowercase) in any case.
+fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    text.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 /// Whether `el` is marked `aria-hidden="true"`.
@@ -205,6 +230,24 @@ mod tests {
         assert!(!hidden_by_display_class("d-lg-flex d-none"));
         assert!(!hidden_by_display_class("d-none-ish"));
         assert!(!hidden_by_display_class("d-block"));
+    }
+
+    #[test]
+    fn is_removed_agrees_with_element_hiding() {
+        let html = scraper::Html::parse_fragment(
+            r#"<p hidden>a</p><p class="d-none">b</p><p style="DISPLAY: NONE">c</p>
+               <p style="opacity:0">d</p><p aria-hidden="true">e</p><p style="color:red">f</p>
+               <p class="d-none d-md-block">g</p><p style="visibility: collapse">h</p>"#,
+        );
+        for node in html.tree.nodes() {
+            if let Some(el) = node.value().as_element() {
+                assert_eq!(
+                    is_removed(el),
+                    element_hiding(el).is_some_and(Hiding::is_removed),
+                    "{el:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -537,7 +537,7 @@ fn is_state_modifier(bytes: &[u8], start: usize, end: usize) -> bool {
 /// The element is not rendered ([`crate::hidden`]: the `hidden`
 /// attribute, `display:none` or `visibility:hidden`, a display class).
 pub(crate) fn is_hidden(el: &Element) -> bool {
-    crate::hidden::element_hiding(el).is_some_and(crate::hidden::Hiding::is_removed)
+    crate::hidden::is_removed(el)
 }
 
 /// Headings that open a page's comment section ("Comments", "13

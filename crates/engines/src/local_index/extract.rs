@@ -16,7 +16,7 @@
 //!
 //! Files with no title fall back to their file name (the caller's job).
 
-use ferret_extract::hidden::{Hiding, element_hiding};
+use ferret_extract::hidden::is_removed;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use scraper::{ElementRef, Html, Node, Selector};
 
@@ -283,9 +283,7 @@ fn collect_text(element: ElementRef<'_>, out: &mut String) {
             Node::Text(t) => out.push_str(t),
             Node::Element(e) => {
                 let name = e.name();
-                if SKIPPED_ELEMENTS.contains(&name)
-                    || element_hiding(e).is_some_and(Hiding::is_removed)
-                {
+                if SKIPPED_ELEMENTS.contains(&name) || is_removed(e) {
                     continue;
                 }
                 let block = BLOCK_ELEMENTS.contains(&name);

@@ -502,9 +502,7 @@ fn skipped(e: &scraper::node::Element) -> bool {
     ) {
         return true;
     }
-    if crate::hidden::element_hiding(e).is_some_and(crate::hidden::Hiding::is_removed)
-        || crate::hidden::aria_hidden(e)
-    {
+    if crate::hidden::is_removed(e) || crate::hidden::aria_hidden(e) {
         return true;
     }
     name == "sup" && e.classes().any(|c| c == "reference" || c == "noprint")
